@@ -1,0 +1,109 @@
+# Sandlock: make | make check | make install PREFIX=/usr/local DESTDIR= | make static
+#           make asan-check | make bench
+CC ?= cc
+PREFIX ?= /usr/local
+BUILD ?= build
+CFLAGS ?= -O2 -g
+WARN := -std=gnu11 -Wall -Wextra -Werror -Wshadow -Wno-missing-field-initializers
+CPPFLAGS_ALL := -Iinclude -Isrc -I$(BUILD) -D_GNU_SOURCE $(CPPFLAGS)
+PKG_CONFIG ?= pkg-config
+
+SECCOMP_CFLAGS := $(shell $(PKG_CONFIG) --cflags libseccomp 2>/dev/null)
+SECCOMP_LIBS := $(shell $(PKG_CONFIG) --libs libseccomp 2>/dev/null)
+
+LIB_SRC := policy.c rlimits.c environ.c privileges.c seccomp.c landlock.c \
+	   namespaces.c scratch.c spawn.c supervisor.c report.c features.c
+LIB_OBJ := $(addprefix $(BUILD)/,$(LIB_SRC:.c=.o)) $(BUILD)/seccomp_filters.o
+PIC_OBJ := $(LIB_OBJ:.o=.pic.o)
+VERSION := $(shell sed -n 's/^\#define SANDLOCK_VERSION_STRING "\(.*\)"/\1/p' include/sandlock.h)
+
+all: $(BUILD)/sandlock $(BUILD)/sandbox_exec $(BUILD)/libsandlock.a \
+     $(BUILD)/libsandlock.so $(BUILD)/sandlock.pc
+
+deps:
+	@$(PKG_CONFIG) --exists libseccomp || { echo "error: libseccomp not found: install the Debian package libseccomp-dev (and pkg-config)" >&2; exit 1; }
+
+$(BUILD)/.dir:
+	@mkdir -p $(BUILD)/pfc && touch $@
+
+# The syscall policy is compiled to BPF at build time, with libseccomp.
+$(BUILD)/genfilter: tools/genfilter.c src/seccomp_policy.c src/seccomp_policy.h src/seccomp_filters.h | deps $(BUILD)/.dir
+	$(CC) $(WARN) -O1 -Isrc $(SECCOMP_CFLAGS) tools/genfilter.c src/seccomp_policy.c -o $@ $(SECCOMP_LIBS)
+
+$(BUILD)/seccomp_filters.c: $(BUILD)/genfilter
+	$(BUILD)/genfilter $@ $(BUILD)/pfc
+
+$(BUILD)/%.o: src/%.c src/internal.h include/sandlock.h src/seccomp_filters.h | $(BUILD)/.dir
+	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS_ALL) -c $< -o $@
+$(BUILD)/%.pic.o: src/%.c src/internal.h include/sandlock.h src/seccomp_filters.h | $(BUILD)/.dir
+	$(CC) $(WARN) $(CFLAGS) -fPIC $(CPPFLAGS_ALL) -c $< -o $@
+$(BUILD)/seccomp_filters.o: $(BUILD)/seccomp_filters.c
+	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS_ALL) -c $< -o $@
+$(BUILD)/seccomp_filters.pic.o: $(BUILD)/seccomp_filters.c
+	$(CC) $(WARN) $(CFLAGS) -fPIC $(CPPFLAGS_ALL) -c $< -o $@
+
+$(BUILD)/libsandlock.a: $(LIB_OBJ)
+	rm -f $@ && ar rcs $@ $^
+$(BUILD)/libsandlock.so: $(PIC_OBJ)
+	$(CC) -shared -Wl,-soname,libsandlock.so.0 $(LDFLAGS) -o $@ $^
+
+# The tool is linked statically: one file for minimal containers and
+# serverless layers, and no dynamic loading on every start.
+STATIC ?= -static
+$(BUILD)/sandlock: $(BUILD)/main.o $(BUILD)/cli.o $(BUILD)/libsandlock.a
+	$(CC) $(CFLAGS) $(STATIC) $(LDFLAGS) -o $@ $^
+$(BUILD)/main.o $(BUILD)/cli.o: src/cli.h
+$(BUILD)/sandbox_exec: $(BUILD)/sandlock
+	ln -f $< $@
+
+static: $(BUILD)/sandlock
+	@file $(BUILD)/sandlock | grep -q 'statically linked' && echo "$(BUILD)/sandlock is fully static"
+
+$(BUILD)/sandlock.pc: sandlock.pc.in include/sandlock.h | $(BUILD)/.dir
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' $< > $@
+
+# ---- tests ----
+TEST_BIN := $(BUILD)/test_cli $(BUILD)/test_policy
+$(BUILD)/test_%: tests/unit/test_%.c $(BUILD)/cli.o $(BUILD)/libsandlock.a
+	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS_ALL) $< $(BUILD)/cli.o $(BUILD)/libsandlock.a -o $@ -lcmocka
+
+unit: $(TEST_BIN)
+	@for t in $(TEST_BIN); do $$t || exit 1; done
+
+check: all unit
+	tests/run-all.sh $(BUILD)
+
+# Everything once more under AddressSanitizer and UndefinedBehaviorSanitizer
+# (dynamic link: the sanitizers need it).
+asan-check:
+	$(MAKE) BUILD=build-asan STATIC= CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" LDFLAGS="-fsanitize=address,undefined" check
+
+# Build, then run a real job: a Python submission under the original
+# command line, with its JSON report.
+demo: all
+	@echo '$$ echo 1 2 3 | sandbox_exec --no-fork --no-network --clean-env --cpu 5 --mem 256 --report /dev/stderr -- python3 -u examples/student.py'
+	@echo 1 2 3 | GRADER_SECRET=hunter2 $(BUILD)/sandbox_exec --no-fork --no-network --clean-env \
+		--cpu 5 --mem 256 --report /dev/stderr -- python3 -u examples/student.py; \
+		echo "exit status: $$?"
+
+bench: all
+	$(MAKE) -C bench SANDLOCK=../$(BUILD)/sandlock run
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include \
+		$(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(DESTDIR)$(PREFIX)/share/man/man3
+	install -m 0755 $(BUILD)/sandlock $(DESTDIR)$(PREFIX)/bin/sandlock
+	ln -f $(DESTDIR)$(PREFIX)/bin/sandlock $(DESTDIR)$(PREFIX)/bin/sandbox_exec
+	install -m 0644 include/sandlock.h $(DESTDIR)$(PREFIX)/include/sandlock.h
+	install -m 0644 $(BUILD)/libsandlock.a $(DESTDIR)$(PREFIX)/lib/libsandlock.a
+	install -m 0755 $(BUILD)/libsandlock.so $(DESTDIR)$(PREFIX)/lib/libsandlock.so.0
+	ln -sf libsandlock.so.0 $(DESTDIR)$(PREFIX)/lib/libsandlock.so
+	install -m 0644 $(BUILD)/sandlock.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/sandlock.pc
+	install -m 0644 man/sandlock.1 $(DESTDIR)$(PREFIX)/share/man/man1/sandlock.1
+	install -m 0644 man/sandlock.3 $(DESTDIR)$(PREFIX)/share/man/man3/sandlock.3
+
+clean:
+	rm -rf build build-asan
+
+.PHONY: all demo deps static unit check asan-check bench install clean

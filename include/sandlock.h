@@ -1,0 +1,217 @@
+/*
+ * sandlock.h - run one untrusted command under an unprivileged Linux sandbox.
+ *
+ * The library behind the `sandlock` command.  A grader fills a policy, calls
+ * sandlock_run() and reads a result.  There is no global state: any number of
+ * threads may run sandboxes at once, each with its own policy and result.
+ *
+ *     struct sandlock_policy p;
+ *     struct sandlock_result r;
+ *     sandlock_policy_init(&p);            // the original tool's defaults
+ *     p.no_fork = p.no_network = p.clean_env = true;
+ *     char *argv[] = { "python3", "student.py", NULL };
+ *     if (sandlock_run(&p, argv, &r) != 0)
+ *         fprintf(stderr, "sandbox failed: %s\n", r.error);
+ *     else
+ *         printf("%s %d\n", sandlock_verdict_name(r.verdict), r.status);
+ *     sandlock_policy_release(&p);
+ *
+ * Layers, applied in the child between fork and exec, in this order:
+ *   process   fds above 2 closed, new session, parent-death signal,
+ *             no-new-privs, no core dumps
+ *   resources rlimits (CPU, memory, file size, open files, processes, stack)
+ *   scope     Landlock and namespaces (when the policy asks for them)
+ *   identity  environment, working directory, privilege drop when root
+ *   syscalls  the seccomp filter, installed last, just before exec
+ * The supervising caller enforces the wall clock and the output cap, and kills
+ * every process of the run when it ends.
+ */
+#ifndef SANDLOCK_H
+#define SANDLOCK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SANDLOCK_VERSION_MAJOR 0
+#define SANDLOCK_VERSION_MINOR 3
+#define SANDLOCK_VERSION_PATCH 0
+#define SANDLOCK_VERSION_STRING "0.3.0"
+
+/* Exit statuses of the command-line tool (and sandlock_result.status). */
+#define SANDLOCK_EXIT_TIMEOUT 124  /* the wall clock ran out */
+#define SANDLOCK_EXIT_FAILURE 125  /* the sandbox itself failed */
+#define SANDLOCK_EXIT_NOEXEC 126   /* command found but not executable */
+#define SANDLOCK_EXIT_NOTFOUND 127 /* command not found */
+
+/* Error codes returned by the library's functions. */
+enum sandlock_error {
+	SANDLOCK_OK = 0,
+	SANDLOCK_EINVAL = -1,   /* the policy is invalid */
+	SANDLOCK_ENOSYS = -2,   /* a required layer is missing on this kernel */
+	SANDLOCK_ESETUP = -3,   /* a setup step failed (see result.error) */
+	SANDLOCK_ENOMEM = -4,
+	SANDLOCK_ESYSTEM = -5,  /* a system call of the supervisor failed */
+};
+const char *sandlock_strerror(int err);
+
+/* What happened to the program. */
+enum sandlock_verdict {
+	SANDLOCK_OK_VERDICT = 0,   /* exited with status 0 */
+	SANDLOCK_RUNTIME_ERROR,    /* non-zero exit, or a crash signal */
+	SANDLOCK_SIGNALED,         /* killed by a signal from outside */
+	SANDLOCK_CPU_LIMIT,        /* RLIMIT_CPU ran out */
+	SANDLOCK_WALL_LIMIT,       /* the wall clock ran out */
+	SANDLOCK_MEMORY_LIMIT,     /* an allocation was refused, or a kill */
+	SANDLOCK_FILE_SIZE_LIMIT,  /* RLIMIT_FSIZE was hit */
+	SANDLOCK_OUTPUT_LIMIT,     /* stdout+stderr went past max_output */
+	SANDLOCK_SYSCALL_BLOCKED,  /* the seccomp filter stopped a call */
+	SANDLOCK_SETUP_FAILED,     /* the program never started */
+	SANDLOCK_VERDICT_COUNT
+};
+const char *sandlock_verdict_name(enum sandlock_verdict v);
+
+/* The layers; a run reports which were active as a bit set. */
+enum sandlock_layer {
+	SANDLOCK_LAYER_SECCOMP = 1u << 0,
+	SANDLOCK_LAYER_SECCOMP_NOTIFY = 1u << 1, /* blocked call named by the supervisor */
+	SANDLOCK_LAYER_NO_NEW_PRIVS = 1u << 2,
+	SANDLOCK_LAYER_RLIMITS = 1u << 3,
+	SANDLOCK_LAYER_LANDLOCK = 1u << 4,
+	SANDLOCK_LAYER_LANDLOCK_NET = 1u << 5,
+	SANDLOCK_LAYER_LANDLOCK_SCOPE = 1u << 6,
+	SANDLOCK_LAYER_USERNS = 1u << 7,
+	SANDLOCK_LAYER_PIDNS = 1u << 8,
+	SANDLOCK_LAYER_MOUNTNS = 1u << 9,
+	SANDLOCK_LAYER_IPCNS = 1u << 10,
+	SANDLOCK_LAYER_NETNS = 1u << 11,
+	SANDLOCK_LAYER_UTSNS = 1u << 12,
+	SANDLOCK_LAYER_PRIVDROP = 1u << 13,  /* root dropped to an unprivileged id */
+	SANDLOCK_LAYER_PDEATHSIG = 1u << 14,
+	SANDLOCK_LAYER_ISOLATE_TMP = 1u << 15,
+	SANDLOCK_LAYER_STRICT = 1u << 16,
+	SANDLOCK_LAYER_COUNT = 17
+};
+/* Name of one layer bit ("seccomp", "landlock", ...), NULL if unknown. */
+const char *sandlock_layer_name(unsigned layer_bit);
+/* Parse a layer name into its bit; 0 if unknown. */
+unsigned sandlock_layer_from_name(const char *name);
+
+enum sandlock_unshare { SANDLOCK_UNSHARE_AUTO, SANDLOCK_UNSHARE_ON, SANDLOCK_UNSHARE_OFF };
+enum sandlock_violation { SANDLOCK_VIOLATION_KILL, SANDLOCK_VIOLATION_ERRNO };
+
+/*
+ * A policy.  sandlock_policy_init() sets the original tool's defaults:
+ * cpu 5 s, memory 256 MB, file size 10 MB, 100 open files, 10 processes,
+ * stack 8 MB, no wall timeout, no output cap, inherited environment,
+ * violation = kill, unshare = off... see each field.  0 in a limit means
+ * unlimited.  The string lists are owned by the policy: add to them with the
+ * sandlock_policy_add_* functions and free them with sandlock_policy_release().
+ */
+struct sandlock_strlist {
+	char **v;
+	size_t n, cap;
+};
+
+struct sandlock_policy {
+	/* resources; 0 = unlimited */
+	uint64_t cpu_sec;       /* RLIMIT_CPU, per process (default 5) */
+	uint64_t mem_mb;        /* RLIMIT_DATA, RLIMIT_AS = 4x as a backstop (256) */
+	uint64_t fsize_mb;      /* RLIMIT_FSIZE (10) */
+	uint64_t nofile;        /* RLIMIT_NOFILE (100) */
+	uint64_t nproc;         /* RLIMIT_NPROC (10), counted per user by the kernel */
+	uint64_t stack_mb;      /* RLIMIT_STACK (8) */
+	uint64_t timeout_ms;    /* wall clock, enforced by the supervisor (0) */
+	uint64_t max_output;    /* bytes of stdout+stderr relayed before output_limit (0) */
+
+	/* security */
+	bool no_network;        /* no socket can be created or used */
+	bool no_fork;           /* no new process; threads still work */
+	bool clean_env;         /* only PATH, HOME, LANG, TMPDIR + env + keep_env */
+	enum sandlock_violation violation;
+	struct sandlock_strlist env;      /* "NAME=VALUE" set in the child */
+	struct sandlock_strlist keep_env; /* glob patterns kept under clean_env */
+	char *workdir;          /* chdir before exec (NULL: stay) */
+	uid_t uid;              /* identity when started as root (65534) */
+	gid_t gid;              /* (65534) */
+
+	/* filesystem and scope (isolation layer) */
+	bool landlock;
+	struct sandlock_strlist ro;  /* read + execute */
+	struct sandlock_strlist rw;  /* read + write + create + remove */
+	bool isolate_tmp;
+	enum sandlock_unshare unshare;
+	bool strict;
+	unsigned require;       /* layers that must be active, else fail (125) */
+
+	/* I/O: paths resolved against the caller's cwd; NULL = inherit */
+	char *stdin_path, *stdout_path, *stderr_path;
+	/* descriptors to use as the program's stdio instead (-1 = inherit) */
+	int stdin_fd, stdout_fd, stderr_fd;
+
+	/* when this descriptor becomes readable the run is stopped (-1: none) */
+	int cancel_fd;
+	bool verbose;           /* diagnostics on stderr */
+};
+
+void sandlock_policy_init(struct sandlock_policy *p);
+void sandlock_policy_release(struct sandlock_policy *p);
+int sandlock_policy_add_env(struct sandlock_policy *p, const char *name_eq_value);
+int sandlock_policy_add_keep_env(struct sandlock_policy *p, const char *pattern);
+int sandlock_policy_add_ro(struct sandlock_policy *p, const char *path);
+int sandlock_policy_add_rw(struct sandlock_policy *p, const char *path);
+int sandlock_policy_set_str(char **field, const char *value);
+/* Check a policy; on error writes one line into err (errlen bytes). */
+int sandlock_policy_validate(const struct sandlock_policy *p, char *err, size_t errlen);
+
+/* What happened. */
+struct sandlock_result {
+	enum sandlock_verdict verdict;
+	int status;             /* the CLI's exit status (see SANDLOCK_EXIT_*) */
+	int exit_code;          /* the program's exit code, -1 if signaled */
+	int signal;             /* the terminating signal, 0 if none */
+	char blocked_syscall[32]; /* name of the blocked call, "" if none */
+	uint64_t blocked_args[6];
+	uint64_t user_us, sys_us; /* CPU of every reaped process of the run */
+	uint64_t wall_us;       /* from just before exec to the end */
+	uint64_t peak_kb;       /* peak resident set of the program */
+	uint64_t stdout_bytes, stderr_bytes; /* relayed bytes (when relayed) */
+	unsigned layers;        /* SANDLOCK_LAYER_* active for this run */
+	int cancel_signal;      /* the signal read from cancel_fd if it was a signalfd */
+	char error[256];        /* one line, set when the sandbox failed */
+};
+
+/*
+ * Run argv[0] (searched in PATH like execvp) under the policy and wait for
+ * it.  Returns 0 when the program ran (whatever it did: read result->verdict)
+ * or when the command could not be executed (status 126/127), and a negative
+ * sandlock_error when the sandbox could not be set up (status 125,
+ * result->error says why, verdict setup_failed).  Never runs the program
+ * with fewer layers than the policy requires.
+ */
+int sandlock_run(const struct sandlock_policy *p, char *const argv[],
+		 struct sandlock_result *result);
+
+/* Write the result as one line of JSON (see docs/interface.md). */
+int sandlock_report_json(const struct sandlock_policy *p,
+			 const struct sandlock_result *r, int fd);
+
+/* What this kernel offers, as a layer bit set, plus the Landlock ABI. */
+struct sandlock_features {
+	bool seccomp, seccomp_kill_process, seccomp_notify, seccomp_log;
+	int landlock_abi;       /* 0: none */
+	bool userns, pdeathsig, close_range, pidfd;
+};
+void sandlock_probe_features(struct sandlock_features *f);
+/* Print the features, one line per layer. */
+void sandlock_print_features(const struct sandlock_features *f, int fd);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

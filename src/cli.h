@@ -1,0 +1,22 @@
+/* The command line, parsed into a policy (used by src/main.c and tests). */
+#ifndef SANDLOCK_CLI_H
+#define SANDLOCK_CLI_H
+#include "sandlock.h"
+
+enum sl_cli_action { SL_CLI_RUN, SL_CLI_HELP, SL_CLI_VERSION, SL_CLI_FEATURES };
+
+struct sl_cli {
+	struct sandlock_policy policy;
+	enum sl_cli_action action;
+	char **argv;            /* the command, NULL-terminated (points into argv) */
+	char *report_path;      /* --report FILE */
+	int report_fd;          /* --report-fd N, -1 if none */
+};
+
+/* Parse; returns 0, or -1 with one line in err (exit status 125). */
+int sl_cli_parse(int argc, char **argv, struct sl_cli *cli, char *err, size_t errlen);
+void sl_cli_release(struct sl_cli *cli);
+int sl_parse_u64(const char *s, uint64_t max, uint64_t *out);
+int sl_parse_seconds_ms(const char *s, uint64_t *ms);
+extern const char sl_cli_usage[];
+#endif

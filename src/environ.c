@@ -1,0 +1,158 @@
+/* The program's environment, and where its command is found. */
+#include "internal.h"
+
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+extern char **environ;
+
+#define SAFE_PATH "/usr/local/bin:/usr/bin:/bin"
+
+static size_t name_len(const char *kv)
+{
+	const char *eq = strchr(kv, '=');
+	return eq ? (size_t)(eq - kv) : strlen(kv);
+}
+
+static bool kept(const struct sandlock_policy *p, const char *kv)
+{
+	char name[256];
+	size_t n = name_len(kv);
+	if (n >= sizeof(name))
+		return false;
+	memcpy(name, kv, n);
+	name[n] = 0;
+	for (size_t i = 0; i < p->keep_env.n; i++)
+		if (fnmatch(p->keep_env.v[i], name, 0) == 0)
+			return true;
+	return false;
+}
+
+/* Set kv in a NULL-terminated vector, replacing a variable of that name. */
+static int put(char **v, size_t *n, const char *kv)
+{
+	size_t len = name_len(kv);
+	char *copy = strdup(kv);
+	if (!copy)
+		return -1;
+	for (size_t i = 0; i < *n; i++)
+		if (name_len(v[i]) == len && !strncmp(v[i], kv, len)) {
+			free(v[i]);
+			v[i] = copy;
+			return 0;
+		}
+	v[(*n)++] = copy;
+	v[*n] = NULL;
+	return 0;
+}
+
+/* Under clean_env: PATH, HOME, LANG, TMPDIR with safe values, the kept
+ * variables, then --env.  Otherwise the inherited environment plus --env.
+ * isolate_tmp points TMPDIR and HOME at the run's private directory. */
+char **sl_environ_build(const struct sandlock_policy *p, const char *tmpdir)
+{
+	size_t cap = 8 + p->env.n, n = 0;
+	for (char **e = environ; e && *e; e++)
+		cap++;
+	char **v = calloc(cap + 1, sizeof(*v));
+	if (!v)
+		return NULL;
+	int r = 0;
+	if (p->clean_env) {
+		const char *lang = getenv("LANG");
+		r |= put(v, &n, "PATH=" SAFE_PATH);
+		r |= put(v, &n, "HOME=/tmp");
+		r |= put(v, &n, "TMPDIR=/tmp");
+		if (lang && !strpbrk(lang, "/\n") && strlen(lang) < 64) {
+			char buf[80];
+			snprintf(buf, sizeof(buf), "LANG=%s", lang);
+			r |= put(v, &n, buf);
+		} else {
+			r |= put(v, &n, "LANG=C.UTF-8");
+		}
+		for (char **e = environ; e && *e; e++)
+			if (strchr(*e, '=') && kept(p, *e))
+				r |= put(v, &n, *e);
+	} else {
+		for (char **e = environ; e && *e; e++)
+			if (strchr(*e, '='))
+				r |= put(v, &n, *e);
+	}
+	if (tmpdir) {
+		size_t l = strlen(tmpdir) + 8;
+		char *a = malloc(l), *b = malloc(l);
+		if (a && b) {
+			snprintf(a, l, "TMPDIR=%s", tmpdir);
+			snprintf(b, l, "HOME=%s", tmpdir);
+			r |= put(v, &n, a) | put(v, &n, b);
+		} else {
+			r = -1;
+		}
+		free(a);
+		free(b);
+	}
+	for (size_t i = 0; i < p->env.n; i++)
+		r |= put(v, &n, p->env.v[i]);
+	if (r) {
+		sl_environ_free(v);
+		return NULL;
+	}
+	return v;
+}
+
+void sl_environ_free(char **v)
+{
+	if (!v)
+		return;
+	for (char **e = v; *e; e++)
+		free(*e);
+	free(v);
+}
+
+/* execvp's search, done before the child exists: the candidate paths, in
+ * order, using the PATH the program will see.  The child tries each. */
+int sl_exec_paths_prepare(struct sl_run *run, char **storage)
+{
+	const char *cmd = run->argv[0];
+	run->n_exec_paths = 0;
+	*storage = NULL;
+	if (strchr(cmd, '/')) {
+		run->exec_paths[run->n_exec_paths++] = cmd;
+		return 0;
+	}
+	const char *path = NULL;
+	for (char **e = run->envp; *e; e++)
+		if (!strncmp(*e, "PATH=", 5))
+			path = *e + 5;
+	if (!path)
+		path = SAFE_PATH;
+	size_t clen = strlen(cmd), plen = strlen(path);
+	char *buf = malloc((plen + 1) * (clen + 2) + clen + 2 + plen + 1);
+	if (!buf)
+		return -1;
+	*storage = buf;
+	const char *s = path;
+	while (run->n_exec_paths < SL_MAX_EXEC_PATHS) {
+		const char *end = strchrnul(s, ':');
+		size_t dl = end - s;
+		char *out = buf;
+		if (dl == 0) { /* empty element: current directory */
+			out += sprintf(out, "%s", cmd);
+		} else {
+			memcpy(out, s, dl);
+			out[dl] = '/';
+			memcpy(out + dl + 1, cmd, clen + 1);
+			out += dl + 1 + clen;
+		}
+		run->exec_paths[run->n_exec_paths++] = buf;
+		buf = out + 1;
+		if (!*end)
+			break;
+		s = end + 1;
+	}
+	return 0;
+}

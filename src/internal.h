@@ -1,0 +1,143 @@
+/* Internal interfaces between the library's files.  Not installed. */
+#ifndef SANDLOCK_INTERNAL_H
+#define SANDLOCK_INTERNAL_H
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include "sandlock.h"
+
+#include <linux/filter.h>
+#include <stdarg.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#define SL_MAX_EXEC_PATHS 64
+
+/* The setup steps of the child, in order; a failing step is reported to
+ * the supervisor with its errno. */
+enum sl_step {
+	SL_STEP_NONE = 0,
+	SL_STEP_SIGNALS,
+	SL_STEP_SESSION,
+	SL_STEP_PDEATHSIG,
+	SL_STEP_PARENT_GONE,
+	SL_STEP_NO_NEW_PRIVS,
+	SL_STEP_RLIMITS,
+	SL_STEP_USERNS,
+	SL_STEP_MOUNTS,
+	SL_STEP_LANDLOCK,
+	SL_STEP_WORKDIR,
+	SL_STEP_PRIVDROP,
+	SL_STEP_SECCOMP,
+	SL_STEP_FDS,
+	SL_STEP_EXEC,
+	SL_STEP_COUNT
+};
+const char *sl_step_name(enum sl_step s);
+
+/* Everything a run needs, prepared by the supervisor before the child is
+ * created, so that the child (which shares the supervisor's memory until it
+ * calls exec) only makes system calls. */
+struct sl_run {
+	const struct sandlock_policy *p;
+	char *const *argv;
+
+	/* process */
+	pid_t supervisor_pid;
+	bool in_pidns;
+
+	/* resources */
+	struct { int resource; struct rlimit lim; } rl[8];
+	int n_rl;
+	struct rlimit nofile; bool set_nofile;
+
+	/* identity */
+	char **envp;
+	const char *exec_paths[SL_MAX_EXEC_PATHS];
+	int n_exec_paths;
+	const char *workdir;
+	bool drop_privs;
+	uid_t uid; gid_t gid;
+	int stdio[3];            /* descriptors to become 0, 1, 2 (-1: keep) */
+	int relay_in[2];         /* supervisor's ends of stdout/stderr pipes */
+	int relay_out[2];        /* where relayed output goes */
+
+	/* namespaces (filled by namespaces.c) */
+	int clone_ns_flags;
+	char uid_map[64], gid_map[64];
+	bool mount_proc, mount_tmp;
+	char *tmp_dir;           /* isolate_tmp directory */
+
+	/* Landlock */
+	int landlock_fd;         /* -1: none */
+
+	/* seccomp */
+	bool use_seccomp;
+	uint32_t violation_action;
+	uint32_t probe_action;   /* for large allocations */
+	uint64_t big_alloc;
+	bool want_listener;
+	const struct sock_filter *filter;
+	size_t filter_len;
+	struct sock_filter *filter_copy; /* patched in the child */
+
+	/* written by the child, read by the supervisor after exec */
+	volatile int fail_step;
+	volatile int fail_errno;
+	volatile int listener_fd;
+	volatile int exec_errno;
+	struct timespec exec_time;
+	struct timespec end_time;
+};
+
+/* policy.c */
+void sl_seterr(struct sandlock_result *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* features.c: userns costs a clone, probe it only when needed */
+void sl_probe_features(struct sandlock_features *f, bool userns);
+
+/* rlimits.c */
+void sl_rlimits_prepare(struct sl_run *run);
+int sl_rlimits_apply(const struct sl_run *run); /* child */
+
+/* environ.c */
+char **sl_environ_build(const struct sandlock_policy *p, const char *tmpdir);
+void sl_environ_free(char **envp);
+int sl_exec_paths_prepare(struct sl_run *run, char **storage);
+
+/* privileges.c */
+int sl_privileges_drop(const struct sl_run *run); /* child */
+
+/* seccomp.c */
+int sl_seccomp_prepare(struct sl_run *run, const struct sandlock_features *f,
+		       struct sandlock_result *res);
+int sl_seccomp_install(struct sl_run *run); /* child */
+/* Handle one notification; returns 1 if a violation was recorded. */
+int sl_seccomp_handle(int listener, struct sandlock_result *res,
+		      const struct sandlock_policy *p, bool *mem_refused);
+const char *sl_syscall_name(uint32_t arch, int nr, char *buf, size_t len);
+
+/* landlock.c */
+int sl_landlock_prepare(struct sl_run *run, const struct sandlock_features *f,
+			struct sandlock_result *res);
+int sl_landlock_apply(const struct sl_run *run); /* child */
+
+/* namespaces.c */
+int sl_namespaces_prepare(struct sl_run *run, const struct sandlock_features *f,
+			  struct sandlock_result *res);
+int sl_namespaces_apply(const struct sl_run *run); /* child */
+
+/* scratch.c */
+int sl_scratch_create(struct sl_run *run, struct sandlock_result *res);
+void sl_scratch_remove(struct sl_run *run);
+
+/* spawn.c */
+pid_t sl_spawn(struct sl_run *run, int *pidfd);
+
+/* time helpers */
+static inline uint64_t sl_ts_us(const struct timespec *t)
+{
+	return (uint64_t)t->tv_sec * 1000000u + (uint64_t)t->tv_nsec / 1000u;
+}
+#endif

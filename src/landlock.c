@@ -1,0 +1,217 @@
+/*
+ * Landlock: filesystem allow-lists, TCP denial, and scoping of signals and
+ * abstract unix sockets to the sandbox.  The ruleset is built by the
+ * supervisor before the child exists; the child adds its own /proc/<pid>
+ * (which only it can name) and enforces it.
+ *
+ * The best ABI the kernel offers is negotiated, and every access right that
+ * ABI knows is handled, so nothing is left allowed by default.  Scoping
+ * (ABI 6) is applied to every run where the kernel has it, even without
+ * --landlock: it costs nothing and confines signals in the kernel.
+ */
+#include "internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/landlock.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#ifndef SYS_landlock_create_ruleset
+#define SYS_landlock_create_ruleset 444
+#define SYS_landlock_add_rule 445
+#define SYS_landlock_restrict_self 446
+#endif
+/* Newer than Debian 12's headers. */
+#ifndef LANDLOCK_ACCESS_FS_REFER
+#define LANDLOCK_ACCESS_FS_REFER (1ULL << 13)
+#endif
+#ifndef LANDLOCK_ACCESS_FS_TRUNCATE
+#define LANDLOCK_ACCESS_FS_TRUNCATE (1ULL << 14)
+#endif
+#ifndef LANDLOCK_ACCESS_FS_IOCTL_DEV
+#define LANDLOCK_ACCESS_FS_IOCTL_DEV (1ULL << 15)
+#endif
+#define SL_LANDLOCK_ACCESS_NET_BIND_TCP (1ULL << 0)
+#define SL_LANDLOCK_ACCESS_NET_CONNECT_TCP (1ULL << 1)
+#define SL_LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET (1ULL << 0)
+#define SL_LANDLOCK_SCOPE_SIGNAL (1ULL << 1)
+
+/* The ABI 6 layout; older kernels get a prefix of it. */
+struct sl_ruleset_attr {
+	uint64_t handled_access_fs;
+	uint64_t handled_access_net;
+	uint64_t scoped;
+};
+
+#define FS_ABI1 ((1ULL << 13) - 1)
+#define FS_FILE (LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_WRITE_FILE | \
+		 LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_TRUNCATE | \
+		 LANDLOCK_ACCESS_FS_IOCTL_DEV)
+#define FS_RO (LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_READ_FILE | \
+	       LANDLOCK_ACCESS_FS_READ_DIR)
+
+static uint64_t fs_rights(int abi)
+{
+	uint64_t r = FS_ABI1;
+	if (abi >= 2)
+		r |= LANDLOCK_ACCESS_FS_REFER;
+	if (abi >= 3)
+		r |= LANDLOCK_ACCESS_FS_TRUNCATE;
+	if (abi >= 5)
+		r |= LANDLOCK_ACCESS_FS_IOCTL_DEV;
+	return r;
+}
+
+/* Default paths of --landlock without --ro/--rw: what Python, a compiled C
+ * program and Node.js need to start; missing ones are skipped. */
+static const char *const default_ro[] = {
+	"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32",
+	"/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d",
+	"/etc/localtime", "/etc/alternatives", "/etc/ssl", "/etc/python3",
+	"/etc/python3.11", "/etc/nsswitch.conf", "/etc/passwd", "/etc/group",
+	"/opt", "/dev/urandom", "/dev/random", "/dev/zero", "/proc/cpuinfo",
+	"/proc/meminfo", "/proc/stat", "/sys/devices/system/cpu", "/proc/sys/vm/overcommit_memory",
+	NULL,
+};
+static const char *const default_rw[] = { "/dev/null", NULL };
+
+static int add_path(int ruleset, const char *path, uint64_t access, uint64_t handled,
+		    bool must_exist)
+{
+	int fd = open(path, O_PATH | O_CLOEXEC);
+	if (fd < 0)
+		return must_exist ? -1 : 0;
+	struct stat st;
+	if (fstat(fd, &st) != 0) {
+		close(fd);
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode))
+		access &= FS_FILE;
+	struct landlock_path_beneath_attr pb = {
+		.allowed_access = access & handled,
+		.parent_fd = fd,
+	};
+	int r = 0;
+	if (pb.allowed_access)
+		r = (int)syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &pb, 0);
+	int e = errno;
+	close(fd);
+	errno = e;
+	return r;
+}
+
+int sl_landlock_prepare(struct sl_run *run, const struct sandlock_features *f,
+			struct sandlock_result *res)
+{
+	const struct sandlock_policy *p = run->p;
+	int abi = f->landlock_abi;
+	bool want_fs = p->landlock || p->strict || p->ro.n || p->rw.n;
+	run->landlock_fd = -1;
+	if (want_fs && abi < 1) {
+		sl_seterr(res, "landlock is not available on this kernel");
+		return SANDLOCK_ENOSYS;
+	}
+	if ((p->require & SANDLOCK_LAYER_LANDLOCK) && abi < 1) {
+		sl_seterr(res, "landlock is not available on this kernel");
+		return SANDLOCK_ENOSYS;
+	}
+	if ((p->require & SANDLOCK_LAYER_LANDLOCK_NET) && abi < 4) {
+		sl_seterr(res, "landlock network rules need Landlock ABI 4 (have %d)", abi);
+		return SANDLOCK_ENOSYS;
+	}
+	if ((p->require & SANDLOCK_LAYER_LANDLOCK_SCOPE) && abi < 6) {
+		sl_seterr(res, "landlock scoping needs Landlock ABI 6 (have %d)", abi);
+		return SANDLOCK_ENOSYS;
+	}
+	if (abi < 1)
+		return 0;
+	struct sl_ruleset_attr attr = { 0, 0, 0 };
+	size_t size = sizeof(uint64_t);
+	if (want_fs)
+		attr.handled_access_fs = fs_rights(abi);
+	if (abi >= 4) {
+		size = 2 * sizeof(uint64_t);
+		if (p->no_network && (want_fs || abi >= 6))
+			attr.handled_access_net = SL_LANDLOCK_ACCESS_NET_BIND_TCP |
+						  SL_LANDLOCK_ACCESS_NET_CONNECT_TCP;
+	}
+	if (abi >= 6) {
+		size = sizeof(attr);
+		attr.scoped = SL_LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET | SL_LANDLOCK_SCOPE_SIGNAL;
+	}
+	if (!attr.handled_access_fs && !attr.handled_access_net && !attr.scoped)
+		return 0;
+	int fd = (int)syscall(SYS_landlock_create_ruleset, &attr, size, 0);
+	if (fd < 0) {
+		sl_seterr(res, "landlock: cannot create ruleset: %s", strerror(errno));
+		return SANDLOCK_ESETUP;
+	}
+	uint64_t h = attr.handled_access_fs;
+	if (want_fs) {
+		bool defaults = !p->ro.n && !p->rw.n;
+		int r = 0;
+		const char *bad = NULL;
+		for (size_t i = 0; i < p->ro.n && !r; i++)
+			if ((r = add_path(fd, p->ro.v[i], FS_RO, h, true)))
+				bad = p->ro.v[i];
+		for (size_t i = 0; i < p->rw.n && !r; i++)
+			if ((r = add_path(fd, p->rw.v[i], h, h, true)))
+				bad = p->rw.v[i];
+		if (defaults) {
+			for (const char *const *d = default_ro; *d && !r; d++)
+				r = add_path(fd, *d, FS_RO, h, false);
+			for (const char *const *d = default_rw; *d && !r; d++)
+				r = add_path(fd, *d, h, h, false);
+			const char *wd = p->workdir ? p->workdir : ".";
+			if (!r && (r = add_path(fd, wd, h, h, true)))
+				bad = wd;
+		}
+		if (!r && run->tmp_dir && (r = add_path(fd, run->tmp_dir, h, h, true)))
+			bad = run->tmp_dir;
+		/* the program's interpreter or binary given by path */
+		if (r) {
+			sl_seterr(res, "landlock: cannot allow %s: %s", bad ? bad : "a path",
+				  strerror(errno));
+			close(fd);
+			return SANDLOCK_ESETUP;
+		}
+	}
+	run->landlock_fd = fd;
+	res->layers |= (want_fs ? SANDLOCK_LAYER_LANDLOCK : 0) |
+		       (attr.handled_access_net ? SANDLOCK_LAYER_LANDLOCK_NET : 0) |
+		       (attr.scoped ? SANDLOCK_LAYER_LANDLOCK_SCOPE : 0);
+	return 0;
+}
+
+/* In the child: its own /proc/<pid> (read-only, so Python, glibc and Node
+ * find their /proc/self), then enforce. */
+int sl_landlock_apply(const struct sl_run *run)
+{
+	if (run->landlock_fd < 0)
+		return 0;
+	if (run->p->landlock || run->p->strict) {
+		char path[32];
+		snprintf(path, sizeof(path), "/proc/%ld", (long)syscall(SYS_getpid));
+		/* /proc/self resolves to the pid as seen by this /proc */
+		int pfd = open("/proc/self", O_PATH | O_CLOEXEC | O_DIRECTORY);
+		if (pfd >= 0) {
+			struct landlock_path_beneath_attr pb = {
+				.allowed_access = LANDLOCK_ACCESS_FS_READ_FILE |
+						  LANDLOCK_ACCESS_FS_READ_DIR,
+				.parent_fd = pfd,
+			};
+			syscall(SYS_landlock_add_rule, run->landlock_fd,
+				LANDLOCK_RULE_PATH_BENEATH, &pb, 0);
+			close(pfd);
+		}
+		(void)path;
+	}
+	if (syscall(SYS_landlock_restrict_self, run->landlock_fd, 0) != 0)
+		return -1;
+	return 0;
+}

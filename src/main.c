@@ -1,0 +1,120 @@
+/* sandlock / sandbox_exec: the command-line tool, a thin layer over the
+ * library. */
+#include "cli.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <unistd.h>
+
+static int die(const char *msg)
+{
+	fprintf(stderr, "sandlock: %s\n", msg);
+	return SANDLOCK_EXIT_FAILURE;
+}
+
+int main(int argc, char **argv)
+{
+	struct sl_cli cli;
+	char err[512];
+	if (sl_cli_parse(argc, argv, &cli, err, sizeof(err)) != 0) {
+		sl_cli_release(&cli);
+		return die(err);
+	}
+	struct sandlock_policy *p = &cli.policy;
+	switch (cli.action) {
+	case SL_CLI_HELP:
+		fputs(sl_cli_usage, stdout);
+		sl_cli_release(&cli);
+		return 0;
+	case SL_CLI_VERSION:
+		printf("sandlock %s\n", SANDLOCK_VERSION_STRING);
+		sl_cli_release(&cli);
+		return 0;
+	case SL_CLI_FEATURES: {
+		struct sandlock_features f;
+		sandlock_probe_features(&f);
+		fflush(stdout);
+		sandlock_print_features(&f, STDOUT_FILENO);
+		sl_cli_release(&cli);
+		return 0;
+	}
+	case SL_CLI_RUN:
+		break;
+	}
+
+	int report_fd = cli.report_fd;
+	if (report_fd >= 0 && fcntl(report_fd, F_GETFD) < 0) {
+		snprintf(err, sizeof(err), "--report-fd %d is not an open descriptor", report_fd);
+		sl_cli_release(&cli);
+		return die(err);
+	}
+	if (cli.report_path) {
+		/* Never through a symlink someone planted; /dev/stdout and
+		 * /dev/fd/N are the caller's own descriptors. */
+		int nofollow = strncmp(cli.report_path, "/dev/", 5) ? O_NOFOLLOW : 0;
+		report_fd = open(cli.report_path,
+				 O_WRONLY | O_CREAT | O_TRUNC | nofollow | O_CLOEXEC, 0600);
+		if (report_fd < 0) {
+			snprintf(err, sizeof(err), "cannot write report %s: %s", cli.report_path,
+				 strerror(errno));
+			sl_cli_release(&cli);
+			return die(err);
+		}
+	}
+
+	/* SIGTERM, SIGINT, SIGHUP, SIGQUIT to the sandbox: kill the whole tree,
+	 * then exit 128+sig.  Received through a descriptor the run waits on. */
+	sigset_t stop;
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGTERM);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGHUP);
+	sigaddset(&stop, SIGQUIT);
+	sigprocmask(SIG_BLOCK, &stop, NULL);
+	signal(SIGPIPE, SIG_IGN); /* a reader that went away is not our death */
+	p->cancel_fd = signalfd(-1, &stop, SFD_CLOEXEC);
+
+	/* The command line may carry what the program must not see (paths to
+	 * expected answers, --env values), and /proc/<pid>/cmdline is
+	 * readable by everyone: keep a private copy and blank the original. */
+	size_t n = 0;
+	while (cli.argv[n])
+		n++;
+	char **cmd = calloc(n + 1, sizeof(*cmd));
+	for (size_t i = 0; cmd && i < n; i++)
+		if (!(cmd[i] = strdup(cli.argv[i]))) {
+			free(cmd);
+			cmd = NULL;
+		}
+	if (!cmd) {
+		sl_cli_release(&cli);
+		return die("out of memory");
+	}
+	for (int i = 1; i < argc; i++)
+		memset(argv[i], 0, strlen(argv[i]));
+
+	struct sandlock_result r;
+	int rc = sandlock_run(p, cmd, &r);
+	if (report_fd >= 0)
+		sandlock_report_json(p, &r, report_fd);
+	if (rc != 0 || r.status == SANDLOCK_EXIT_NOEXEC || r.status == SANDLOCK_EXIT_NOTFOUND)
+		fprintf(stderr, "sandlock: %s\n", r.error[0] ? r.error : sandlock_strerror(rc));
+	else if (p->verbose)
+		fprintf(stderr, "sandlock: verdict %s, status %d, cpu %llu ms, wall %llu ms, "
+				"peak %llu KB%s%s\n",
+			sandlock_verdict_name(r.verdict), r.status,
+			(unsigned long long)((r.user_us + r.sys_us) / 1000),
+			(unsigned long long)(r.wall_us / 1000), (unsigned long long)r.peak_kb,
+			r.blocked_syscall[0] ? ", blocked " : "", r.blocked_syscall);
+	int status = r.status;
+	for (size_t i = 0; i < n; i++)
+		free(cmd[i]);
+	free(cmd);
+	sl_cli_release(&cli);
+	return status;
+}

@@ -1,0 +1,123 @@
+/*
+ * Namespaces, where the kernel allows them: pid (a fresh /proc that shows
+ * only the run's processes; the whole tree dies with its first process),
+ * mount (private tmpfs /tmp and /dev/shm), ipc (SysV IPC and POSIX message
+ * queues of its own), uts, and an empty network namespace.
+ *
+ * Unprivileged callers get them through a user namespace in which the
+ * program keeps its own uid and gid (mapped to themselves).  Root needs no
+ * user namespace: it creates the others directly and then drops to the
+ * unprivileged identity as usual.  They are created by the same clone()
+ * that creates the child: no extra process, no helper binary.
+ */
+#include "internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define NS_NO_USER (CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWNET)
+
+int sl_namespaces_prepare(struct sl_run *run, const struct sandlock_features *f,
+			  struct sandlock_result *res)
+{
+	const struct sandlock_policy *p = run->p;
+	unsigned ns_layers = SANDLOCK_LAYER_USERNS | SANDLOCK_LAYER_PIDNS |
+			     SANDLOCK_LAYER_MOUNTNS | SANDLOCK_LAYER_IPCNS |
+			     SANDLOCK_LAYER_NETNS | SANDLOCK_LAYER_UTSNS;
+	run->clone_ns_flags = 0;
+	run->in_pidns = false;
+	bool want = p->unshare == SANDLOCK_UNSHARE_ON ||
+		    (p->unshare == SANDLOCK_UNSHARE_AUTO) || (p->require & ns_layers);
+	if (p->unshare == SANDLOCK_UNSHARE_OFF) {
+		if (p->require & ns_layers) {
+			sl_seterr(res, "namespaces were required but --unshare is off");
+			return SANDLOCK_ENOSYS;
+		}
+		return 0;
+	}
+	if (!want)
+		return 0;
+	bool root = geteuid() == 0;
+	if (!root && !f->userns) {
+		if (p->unshare == SANDLOCK_UNSHARE_ON || (p->require & ns_layers)) {
+			sl_seterr(res, "unprivileged user namespaces are not available");
+			return SANDLOCK_ENOSYS;
+		}
+		return 0; /* auto: run without, the report says so */
+	}
+	run->clone_ns_flags = NS_NO_USER | (root ? 0 : CLONE_NEWUSER);
+	run->in_pidns = true;
+	if (!root) {
+		snprintf(run->uid_map, sizeof(run->uid_map), "%u %u 1\n", getuid(), getuid());
+		snprintf(run->gid_map, sizeof(run->gid_map), "%u %u 1\n", getgid(), getgid());
+	}
+	run->mount_proc = true;
+	run->mount_tmp = true;
+	res->layers |= (root ? 0 : SANDLOCK_LAYER_USERNS) | SANDLOCK_LAYER_PIDNS |
+		       SANDLOCK_LAYER_MOUNTNS | SANDLOCK_LAYER_IPCNS |
+		       SANDLOCK_LAYER_NETNS | SANDLOCK_LAYER_UTSNS;
+	if ((p->require & SANDLOCK_LAYER_USERNS) && root) {
+		/* root needs none; the other namespaces are active */
+	}
+	return 0;
+}
+
+static int write_file(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	ssize_t n = write(fd, s, strlen(s));
+	int e = errno;
+	close(fd);
+	errno = e;
+	return n == (ssize_t)strlen(s) ? 0 : -1;
+}
+
+/* In the child, already inside the new namespaces. */
+int sl_namespaces_apply(const struct sl_run *run)
+{
+	if (!run->clone_ns_flags)
+		return 0;
+	if (run->clone_ns_flags & CLONE_NEWUSER) {
+		/* The maps belong to root while the memory we share with the
+		 * supervisor is not dumpable: lift that for the few
+		 * microseconds the writes take (the program has not started;
+		 * only a process that can see the supervisor in /proc could
+		 * look, and sandboxes with namespaces cannot). */
+		prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
+		int r = write_file("/proc/self/setgroups", "deny") |
+			write_file("/proc/self/uid_map", run->uid_map) |
+			write_file("/proc/self/gid_map", run->gid_map);
+		int e = errno;
+		prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+		errno = e;
+		if (r)
+			return -1;
+	}
+	/* nothing we mount may propagate back to the host */
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0)
+		return -1;
+	if (run->mount_proc &&
+	    mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) != 0)
+		return -1;
+	if (run->mount_tmp) {
+		char opts[64];
+		uint64_t size = run->p->mem_mb ? run->p->mem_mb : 256;
+		snprintf(opts, sizeof(opts), "mode=1777,size=%llum", (unsigned long long)size);
+		if (mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, opts) != 0)
+			return -1;
+		struct stat st;
+		if (stat("/dev/shm", &st) == 0 &&
+		    mount("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, opts) != 0)
+			return -1;
+	}
+	return 0;
+}

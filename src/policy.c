@@ -1,0 +1,200 @@
+/* Policies: defaults, owned string lists, validation; names of things. */
+#include "internal.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void sandlock_policy_init(struct sandlock_policy *p)
+{
+	memset(p, 0, sizeof(*p));
+	/* the original tool's defaults */
+	p->cpu_sec = 5;
+	p->mem_mb = 256;
+	p->fsize_mb = 10;
+	p->nofile = 100;
+	p->nproc = 10;
+	p->stack_mb = 8;
+	p->uid = 65534;
+	p->gid = 65534;
+	p->unshare = SANDLOCK_UNSHARE_OFF;
+	p->violation = SANDLOCK_VIOLATION_KILL;
+	p->stdin_fd = p->stdout_fd = p->stderr_fd = -1;
+	p->cancel_fd = -1;
+}
+
+static void strlist_free(struct sandlock_strlist *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->v[i]);
+	free(l->v);
+	memset(l, 0, sizeof(*l));
+}
+
+static int strlist_add(struct sandlock_strlist *l, const char *s)
+{
+	if (l->n + 2 > l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 8;
+		char **v = realloc(l->v, cap * sizeof(*v));
+		if (!v)
+			return SANDLOCK_ENOMEM;
+		l->v = v;
+		l->cap = cap;
+	}
+	if (!(l->v[l->n] = strdup(s)))
+		return SANDLOCK_ENOMEM;
+	l->v[++l->n] = NULL;
+	return SANDLOCK_OK;
+}
+
+void sandlock_policy_release(struct sandlock_policy *p)
+{
+	strlist_free(&p->env);
+	strlist_free(&p->keep_env);
+	strlist_free(&p->ro);
+	strlist_free(&p->rw);
+	free(p->workdir);
+	free(p->stdin_path);
+	free(p->stdout_path);
+	free(p->stderr_path);
+	p->workdir = p->stdin_path = p->stdout_path = p->stderr_path = NULL;
+}
+
+int sandlock_policy_add_env(struct sandlock_policy *p, const char *kv)
+{
+	const char *eq = strchr(kv, '=');
+	if (!eq || eq == kv)
+		return SANDLOCK_EINVAL;
+	return strlist_add(&p->env, kv);
+}
+
+int sandlock_policy_add_keep_env(struct sandlock_policy *p, const char *pattern)
+{
+	if (!*pattern)
+		return SANDLOCK_EINVAL;
+	return strlist_add(&p->keep_env, pattern);
+}
+
+int sandlock_policy_add_ro(struct sandlock_policy *p, const char *path)
+{
+	if (!*path)
+		return SANDLOCK_EINVAL;
+	return strlist_add(&p->ro, path);
+}
+
+int sandlock_policy_add_rw(struct sandlock_policy *p, const char *path)
+{
+	if (!*path)
+		return SANDLOCK_EINVAL;
+	return strlist_add(&p->rw, path);
+}
+
+int sandlock_policy_set_str(char **field, const char *value)
+{
+	char *s = value ? strdup(value) : NULL;
+	if (value && !s)
+		return SANDLOCK_ENOMEM;
+	free(*field);
+	*field = s;
+	return SANDLOCK_OK;
+}
+
+#define MB_MAX (UINT64_MAX >> 21) /* MB values that still fit in bytes */
+
+int sandlock_policy_validate(const struct sandlock_policy *p, char *err, size_t len)
+{
+	if (p->mem_mb > MB_MAX || p->fsize_mb > MB_MAX || p->stack_mb > MB_MAX) {
+		snprintf(err, len, "a size limit is too large");
+		return SANDLOCK_EINVAL;
+	}
+	if (p->violation != SANDLOCK_VIOLATION_KILL && p->violation != SANDLOCK_VIOLATION_ERRNO) {
+		snprintf(err, len, "unknown violation mode");
+		return SANDLOCK_EINVAL;
+	}
+	if (p->unshare > SANDLOCK_UNSHARE_OFF) {
+		snprintf(err, len, "unknown unshare mode");
+		return SANDLOCK_EINVAL;
+	}
+	if (p->require & ~((1u << SANDLOCK_LAYER_COUNT) - 1)) {
+		snprintf(err, len, "unknown layer in require");
+		return SANDLOCK_EINVAL;
+	}
+	for (size_t i = 0; i < p->env.n; i++)
+		if (!strchr(p->env.v[i], '=')) {
+			snprintf(err, len, "env entry without '=': %s", p->env.v[i]);
+			return SANDLOCK_EINVAL;
+		}
+	return SANDLOCK_OK;
+}
+
+const char *sandlock_strerror(int err)
+{
+	switch (err) {
+	case SANDLOCK_OK: return "success";
+	case SANDLOCK_EINVAL: return "invalid policy";
+	case SANDLOCK_ENOSYS: return "a required layer is not available";
+	case SANDLOCK_ESETUP: return "sandbox setup failed";
+	case SANDLOCK_ENOMEM: return "out of memory";
+	case SANDLOCK_ESYSTEM: return "system call failed";
+	}
+	return "unknown error";
+}
+
+static const char *const verdicts[SANDLOCK_VERDICT_COUNT] = {
+	"ok", "runtime_error", "signaled", "cpu_limit", "wall_limit",
+	"memory_limit", "file_size_limit", "output_limit", "syscall_blocked",
+	"setup_failed",
+};
+
+const char *sandlock_verdict_name(enum sandlock_verdict v)
+{
+	return (unsigned)v < SANDLOCK_VERDICT_COUNT ? verdicts[v] : "unknown";
+}
+
+static const char *const layers[SANDLOCK_LAYER_COUNT] = {
+	"seccomp", "seccomp_notify", "no_new_privs", "rlimits", "landlock",
+	"landlock_net", "landlock_scope", "userns", "pidns", "mountns", "ipcns",
+	"netns", "utsns", "privdrop", "pdeathsig", "isolate_tmp", "strict",
+};
+
+const char *sandlock_layer_name(unsigned bit)
+{
+	for (unsigned i = 0; i < SANDLOCK_LAYER_COUNT; i++)
+		if (bit == 1u << i)
+			return layers[i];
+	return NULL;
+}
+
+unsigned sandlock_layer_from_name(const char *name)
+{
+	for (unsigned i = 0; i < SANDLOCK_LAYER_COUNT; i++)
+		if (!strcmp(name, layers[i]))
+			return 1u << i;
+	/* names users type */
+	if (!strcmp(name, "landlock-net")) return SANDLOCK_LAYER_LANDLOCK_NET;
+	if (!strcmp(name, "landlock-scope")) return SANDLOCK_LAYER_LANDLOCK_SCOPE;
+	if (!strcmp(name, "seccomp-notify")) return SANDLOCK_LAYER_SECCOMP_NOTIFY;
+	if (!strcmp(name, "isolate-tmp")) return SANDLOCK_LAYER_ISOLATE_TMP;
+	return 0;
+}
+
+static const char *const steps[SL_STEP_COUNT] = {
+	"none", "signals", "new session", "parent-death signal",
+	"parent exited", "no-new-privs", "rlimits", "user namespace",
+	"mounts", "landlock", "working directory", "privilege drop",
+	"seccomp", "file descriptors", "exec",
+};
+
+const char *sl_step_name(enum sl_step s)
+{
+	return (unsigned)s < SL_STEP_COUNT ? steps[s] : "unknown";
+}
+
+void sl_seterr(struct sandlock_result *r, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(r->error, sizeof(r->error), fmt, ap);
+	va_end(ap);
+}

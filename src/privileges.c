@@ -1,0 +1,48 @@
+/*
+ * Dropping root.  Started as root, the child becomes the policy's uid/gid
+ * (65534 by default) with no supplementary groups and every capability set
+ * empty: effective, permitted, inheritable, ambient and bounding.  Raw
+ * system calls: the child shares the supervisor's memory, and the libc
+ * wrappers would try to change the credentials of every thread of the
+ * supervisor.
+ */
+#include "internal.h"
+
+#include <errno.h>
+#include <linux/capability.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+int sl_privileges_drop(const struct sl_run *run)
+{
+	if (!run->drop_privs)
+		return 0;
+	/* The bounding set can only be lowered with CAP_SETPCAP: do it while
+	 * we still are root.  Stop at the first unknown capability. */
+	for (unsigned long cap = 0; cap <= 63; cap++)
+		if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0) {
+			if (errno == EINVAL)
+				break;
+			return -1;
+		}
+	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) != 0 && errno != EINVAL)
+		return -1;
+	if (syscall(SYS_setgroups, 0, NULL) != 0)
+		return -1;
+	if (syscall(SYS_setresgid, run->gid, run->gid, run->gid) != 0)
+		return -1;
+	if (syscall(SYS_setresuid, run->uid, run->uid, run->uid) != 0)
+		return -1;
+	/* Leaving uid 0 clears effective and permitted; inheritable stays. */
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[2] = { { 0, 0, 0 }, { 0, 0, 0 } };
+	if (syscall(SYS_capset, &h, d) != 0)
+		return -1;
+	/* check: there is no way back */
+	if (syscall(SYS_setresuid, 0, 0, 0) == 0) {
+		errno = EPERM;
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,88 @@
+/*
+ * Resource limits.
+ *
+ * Memory: RLIMIT_DATA carries the limit.  Since Linux 4.7 it counts every
+ * private writable mapping (heap, anonymous mmap, thread stacks) but not
+ * address space that is only reserved: glibc's per-thread malloc arenas
+ * (64 MB reservations each) and runtimes that reserve large virtual ranges
+ * stay usable, so four Python threads or an OpenBLAS pool do not fail under
+ * --mem 256 while using far less.  RLIMIT_AS is set as a backstop for what
+ * DATA does not count (shared mappings) at max(4 x limit, 1 GB).
+ */
+#include "internal.h"
+
+#include <errno.h>
+
+static void add(struct sl_run *run, int resource, uint64_t value)
+{
+	struct rlimit l = { RLIM_INFINITY, RLIM_INFINITY };
+	if (value) {
+		l.rlim_cur = value;
+		l.rlim_max = value;
+	}
+	run->rl[run->n_rl].resource = resource;
+	run->rl[run->n_rl].lim = l;
+	run->n_rl++;
+}
+
+static uint64_t mb(uint64_t v)
+{
+	return v << 20;
+}
+
+void sl_rlimits_prepare(struct sl_run *run)
+{
+	const struct sandlock_policy *p = run->p;
+	run->n_rl = 0;
+	/* RLIMIT_CPU: SIGXCPU at the limit, SIGKILL one second later. */
+	if (p->cpu_sec) {
+		add(run, RLIMIT_CPU, p->cpu_sec);
+		run->rl[run->n_rl - 1].lim.rlim_max = p->cpu_sec + 1;
+	}
+	if (p->mem_mb) {
+		uint64_t as = mb(p->mem_mb) * 4;
+		if (as < mb(1024))
+			as = mb(1024);
+		add(run, RLIMIT_DATA, mb(p->mem_mb));
+		add(run, RLIMIT_AS, as);
+	}
+	if (p->fsize_mb)
+		add(run, RLIMIT_FSIZE, mb(p->fsize_mb));
+	if (p->nproc)
+		add(run, RLIMIT_NPROC, p->nproc);
+	if (p->stack_mb)
+		add(run, RLIMIT_STACK, mb(p->stack_mb));
+	add(run, RLIMIT_CORE, 0);
+	/* RLIMIT_CORE 0 is "unlimited" for add(): set it by hand. */
+	run->rl[run->n_rl - 1].lim.rlim_cur = 0;
+	run->rl[run->n_rl - 1].lim.rlim_max = 0;
+	/* open files: applied last (after the descriptor table is private and
+	 * closed down), so the sandbox's own setup never hits it */
+	run->set_nofile = p->nofile != 0;
+	run->nofile.rlim_cur = run->nofile.rlim_max = p->nofile;
+}
+
+/* In the child.  Unlimited means "leave what was inherited": an
+ * unprivileged process cannot raise a hard limit anyway. */
+int sl_rlimits_apply(const struct sl_run *run)
+{
+	for (int i = 0; i < run->n_rl; i++) {
+		struct rlimit l = run->rl[i].lim;
+		if (l.rlim_max == RLIM_INFINITY)
+			continue;
+		if (setrlimit(run->rl[i].resource, &l) != 0) {
+			/* never raise: lower to the smaller of ours and the
+			 * inherited hard limit */
+			struct rlimit cur;
+			if (getrlimit(run->rl[i].resource, &cur) != 0)
+				return -1;
+			if (l.rlim_max > cur.rlim_max)
+				l.rlim_max = cur.rlim_max;
+			if (l.rlim_cur > l.rlim_max)
+				l.rlim_cur = l.rlim_max;
+			if (setrlimit(run->rl[i].resource, &l) != 0)
+				return -1;
+		}
+	}
+	return 0;
+}

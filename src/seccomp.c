@@ -1,0 +1,225 @@
+/*
+ * The syscall filter at run time.  The policy was compiled to BPF at build
+ * time (src/seccomp_policy.c, tools/genfilter.c); a run picks its variant,
+ * and the child patches a private copy with what is known only then (its
+ * own pid, the action for a violation) and installs it last, just before
+ * exec.
+ *
+ * A violation in kill mode goes to the supervisor through seccomp user
+ * notification: the supervisor learns the call and its arguments from the
+ * kernel (the program cannot forge them), never lets it run, and kills the
+ * whole run.  Where the kernel lacks notification the filter kills the
+ * process itself (SECCOMP_RET_KILL_PROCESS) and the report has no name.
+ */
+#include "internal.h"
+#include "seccomp_filters.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <linux/audit.h>
+#include <linux/seccomp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#ifndef SECCOMP_RET_KILL_PROCESS
+#define SECCOMP_RET_KILL_PROCESS 0x80000000U
+#endif
+#ifndef SECCOMP_RET_USER_NOTIF
+#define SECCOMP_RET_USER_NOTIF 0x7fc00000U
+#endif
+#ifndef SECCOMP_FILTER_FLAG_NEW_LISTENER
+#define SECCOMP_FILTER_FLAG_NEW_LISTENER (1UL << 3)
+#endif
+
+int sl_seccomp_prepare(struct sl_run *run, const struct sandlock_features *f,
+		       struct sandlock_result *res)
+{
+	const struct sandlock_policy *p = run->p;
+	run->use_seccomp = f->seccomp;
+	if (!f->seccomp) {
+		if (p->require & SANDLOCK_LAYER_SECCOMP || p->strict) {
+			sl_seterr(res, "seccomp is not available on this kernel");
+			return SANDLOCK_ENOSYS;
+		}
+		return 0;
+	}
+	unsigned v = 0;
+	if (p->no_network)
+		v |= SL_FV_NO_NETWORK;
+	if (p->no_fork)
+		v |= SL_FV_NO_FORK;
+	if (run->in_pidns || (f->landlock_abi >= 6))
+		v |= SL_FV_SIG_WIDE; /* the kernel confines positive pids */
+	if (p->strict)
+		v |= SL_FV_STRICT;
+	run->filter = sl_filters[v].insns;
+	run->filter_len = sl_filters[v].len;
+	run->want_listener = false;
+	/* requests above a quarter of the memory limit are shown to us */
+	run->big_alloc = p->mem_mb ? ((p->mem_mb << 20) / 4) : UINT64_MAX;
+	run->probe_action = SECCOMP_RET_ALLOW;
+	if (f->seccomp_notify) {
+		/* errno mode too: the supervisor answers EPERM and learns the name */
+		run->violation_action = SECCOMP_RET_USER_NOTIF;
+		run->want_listener = true;
+		if (p->mem_mb)
+			run->probe_action = SECCOMP_RET_USER_NOTIF;
+	} else if (p->violation == SANDLOCK_VIOLATION_ERRNO) {
+		run->violation_action = SECCOMP_RET_ERRNO | EPERM;
+	} else if (0) {
+		run->violation_action = SECCOMP_RET_USER_NOTIF;
+		run->want_listener = true;
+	} else if (f->seccomp_kill_process) {
+		run->violation_action = SECCOMP_RET_KILL_PROCESS;
+	} else {
+		run->violation_action = SECCOMP_RET_KILL_THREAD;
+	}
+	if ((p->require & SANDLOCK_LAYER_SECCOMP_NOTIFY) && !run->want_listener) {
+		sl_seterr(res, "seccomp user notification is not available");
+		return SANDLOCK_ENOSYS;
+	}
+	run->filter_copy = malloc(run->filter_len * sizeof(struct sock_filter));
+	if (!run->filter_copy) {
+		sl_seterr(res, "out of memory");
+		return SANDLOCK_ENOMEM;
+	}
+	return 0;
+}
+
+/* In the child: patch and install.  The listener (if any) lands in the
+ * descriptor table the child still shares with the supervisor. */
+int sl_seccomp_install(struct sl_run *run)
+{
+	uint32_t self = (uint32_t)syscall(SYS_getpid);
+	struct sock_filter *f = run->filter_copy;
+	memcpy(f, run->filter, run->filter_len * sizeof(*f));
+	for (size_t i = 0; i < run->filter_len; i++) {
+		if (BPF_CLASS(f[i].code) == BPF_RET && f[i].k == SL_PH_VIOLATION)
+			f[i].k = run->violation_action;
+		else if (BPF_CLASS(f[i].code) == BPF_RET && f[i].k == SL_PH_MEMPROBE)
+			f[i].k = run->probe_action;
+		else if (BPF_CLASS(f[i].code) == BPF_JMP && BPF_SRC(f[i].code) == BPF_K) {
+			if (f[i].k == SL_PH_SELF)
+				f[i].k = self;
+			else if (f[i].k == SL_PH_NEG_SELF)
+				f[i].k = 0u - self;
+			else if (f[i].k == SL_PH_BIG_ALLOC_HI)
+				f[i].k = (uint32_t)(run->big_alloc >> 32);
+			else if (f[i].k == SL_PH_BIG_ALLOC_LO)
+				f[i].k = (uint32_t)run->big_alloc;
+		}
+	}
+	struct sock_fprog prog = { .len = (unsigned short)run->filter_len, .filter = f };
+	unsigned long flags = run->want_listener ? SECCOMP_FILTER_FLAG_NEW_LISTENER : 0;
+	long r = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, flags, &prog);
+	if (r < 0)
+		return -1;
+	run->listener_fd = run->want_listener ? (int)r : -1;
+	return 0;
+}
+
+const char *sl_syscall_name(uint32_t arch, int nr, char *buf, size_t len)
+{
+	const char *name = NULL, *prefix = "";
+	if (arch == AUDIT_ARCH_X86_64 && nr >= 0x40000000) {
+		prefix = "x32:";
+		nr -= 0x40000000;
+		if (nr < 1024)
+			name = sl_names_x32[nr];
+	} else if (arch == AUDIT_ARCH_X86_64) {
+		if (nr >= 0 && nr < 1024)
+			name = sl_names_native[nr];
+	} else if (arch == AUDIT_ARCH_I386) {
+		prefix = "i386:";
+		if (nr >= 0 && nr < 1024)
+			name = sl_names_i386[nr];
+	} else {
+		prefix = "arch?:";
+	}
+	if (name)
+		snprintf(buf, len, "%s%s", prefix, name);
+	else
+		snprintf(buf, len, "%s%d", prefix, nr);
+	return buf;
+}
+
+/* A large allocation: will the kernel refuse it?  RLIMIT_DATA counts
+ * private writable mappings, RLIMIT_AS everything (see rlimits.c). */
+static bool refused_allocation(const struct seccomp_notif *n, uint64_t mem_mb)
+{
+	char path[64], buf[256];
+	snprintf(path, sizeof(path), "/proc/%u/statm", n->pid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	ssize_t len = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (len <= 0)
+		return false;
+	buf[len] = 0;
+	unsigned long long size, res, shared, text, lib, data;
+	if (sscanf(buf, "%llu %llu %llu %llu %llu %llu", &size, &res, &shared, &text,
+		   &lib, &data) != 6)
+		return false;
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+	uint64_t limit = mem_mb << 20, as = limit * 4 < (1ull << 30) ? (1ull << 30) : limit * 4;
+	uint64_t grow;
+	bool counts_as_data;
+	if (n->data.nr == __NR_mmap) {
+		grow = n->data.args[1];
+		counts_as_data = (n->data.args[2] & PROT_WRITE) && !(n->data.args[3] & MAP_SHARED);
+	} else { /* mremap(old, old_len, new_len, ...) */
+		grow = n->data.args[2] > n->data.args[1] ? n->data.args[2] - n->data.args[1] : 0;
+		counts_as_data = true;
+	}
+	return (counts_as_data && data * page + grow > limit) || size * page + grow > as;
+}
+
+static void respond(int listener, uint64_t id, int error, bool cont)
+{
+	struct seccomp_notif_resp resp;
+	memset(&resp, 0, sizeof(resp));
+	resp.id = id;
+	resp.error = error;
+	resp.flags = cont ? SECCOMP_USER_NOTIF_FLAG_CONTINUE : 0;
+	ioctl(listener, SECCOMP_IOCTL_NOTIF_SEND, &resp);
+}
+
+int sl_seccomp_handle(int listener, struct sandlock_result *res,
+		      const struct sandlock_policy *p, bool *mem_refused)
+{
+	union {
+		struct seccomp_notif n;
+		char pad[512]; /* newer kernels may send more */
+	} u;
+	memset(&u, 0, sizeof(u));
+	if (ioctl(listener, SECCOMP_IOCTL_NOTIF_RECV, &u.n) != 0)
+		return 0; /* the task died meanwhile, or spurious wake-up */
+	const struct seccomp_notif *n = &u.n;
+	if (n->data.arch == AUDIT_ARCH_X86_64 &&
+	    (n->data.nr == __NR_mmap || n->data.nr == __NR_mremap)) {
+		/* only large allocations come here, and they may run */
+		if (refused_allocation(n, p->mem_mb))
+			*mem_refused = true;
+		respond(listener, n->id, 0, true);
+		return 0;
+	}
+	if (!res->blocked_syscall[0]) {
+		sl_syscall_name(n->data.arch, n->data.nr, res->blocked_syscall,
+				sizeof(res->blocked_syscall));
+		for (int i = 0; i < 6; i++)
+			res->blocked_args[i] = n->data.args[i];
+	}
+	if (p->violation == SANDLOCK_VIOLATION_ERRNO) {
+		respond(listener, n->id, -EPERM, false);
+		return 0;
+	}
+	/* Never answered: the caller kills the run, which ends the call. */
+	return 1;
+}

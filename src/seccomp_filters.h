@@ -1,0 +1,33 @@
+/* The compiled syscall policy (generated at build time by tools/genfilter). */
+#ifndef SANDLOCK_SECCOMP_FILTERS_H
+#define SANDLOCK_SECCOMP_FILTERS_H
+#include <linux/filter.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define SL_FV_NO_NETWORK 1u
+#define SL_FV_NO_FORK 2u
+#define SL_FV_SIG_WIDE 4u
+#define SL_FV_STRICT 8u
+#define SL_FV_COUNT 16u
+
+#define SL_PH_VIOLATION_ERRNO 0xfedu
+#define SL_PH_VIOLATION (0x00050000u | SL_PH_VIOLATION_ERRNO)
+#define SL_PH_MEMPROBE_ERRNO 0xfecu
+#define SL_PH_MEMPROBE (0x00050000u | SL_PH_MEMPROBE_ERRNO)
+/* the size above which an allocation is shown to the supervisor */
+#define SL_PH_BIG_ALLOC_HI 0x1357u
+#define SL_PH_BIG_ALLOC_LO 0x2468ace0u
+#define SL_PH_BIG_ALLOC (((uint64_t)SL_PH_BIG_ALLOC_HI << 32) | SL_PH_BIG_ALLOC_LO)
+#define SL_PH_SELF 0x2d5a17c3u
+#define SL_PH_NEG_SELF (0u - SL_PH_SELF)
+
+struct sl_bpf {
+	const struct sock_filter *insns;
+	size_t len;
+};
+extern const struct sl_bpf sl_filters[SL_FV_COUNT];
+extern const char *const sl_names_native[1024];
+extern const char *const sl_names_i386[1024];
+extern const char *const sl_names_x32[1024];
+#endif

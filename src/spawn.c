@@ -1,0 +1,170 @@
+/*
+ * Creating the child and setting it up, in a fixed order, failing closed.
+ *
+ * The child is created with clone(CLONE_VM | CLONE_VFORK), as posix_spawn
+ * does: no page tables are copied, and the supervisor sleeps until the
+ * child has called exec (or failed).  Everything was prepared before the
+ * clone, so the child only makes system calls, and reports a failing step
+ * and its errno by writing into the shared run structure.
+ *
+ * The child also shares the supervisor's descriptor table (CLONE_FILES)
+ * until the filter is installed: the seccomp listener it creates then lands
+ * in the supervisor's table, where nothing the program runs can reach it.
+ * It then takes a private copy of the table, closes everything above 2, and
+ * calls exec.  No untrusted code runs before exec, so closing descriptors
+ * after the filter is as safe as before it.
+ *
+ * Order: signals reset; new session; parent-death signal (and a check that
+ * the parent still lives); no-new-privs; rlimits; namespaces; Landlock;
+ * working directory; privilege drop; seccomp; private descriptor table and
+ * stdio; exec.
+ */
+#include "internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#ifndef CLONE_PIDFD
+#define CLONE_PIDFD 0x00001000
+#endif
+#ifndef SYS_close_range
+#define SYS_close_range 436
+#endif
+
+#define STACK_SIZE (256 * 1024)
+
+static __attribute__((noreturn)) void fail(struct sl_run *run, enum sl_step step)
+{
+	run->fail_errno = errno ? errno : EPERM;
+	run->fail_step = step;
+	_exit(SANDLOCK_EXIT_FAILURE);
+}
+
+static void close_above_2(void)
+{
+	if (syscall(SYS_close_range, 3U, ~0U, 0U) == 0)
+		return;
+	/* kernels before 5.9 */
+	long max = sysconf(_SC_OPEN_MAX);
+	for (long fd = 3; fd < max && fd < 65536; fd++)
+		close((int)fd);
+}
+
+/* Die with the supervisor; and if it died before this took effect, stop. */
+static void parent_death_signal(struct sl_run *run)
+{
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0)
+		fail(run, SL_STEP_PDEATHSIG);
+	if (!run->in_pidns && syscall(SYS_getppid) != run->supervisor_pid) {
+		errno = ESRCH;
+		fail(run, SL_STEP_PARENT_GONE);
+	}
+}
+
+static int child_main(void *arg)
+{
+	struct sl_run *run = arg;
+	const struct sandlock_policy *p = run->p;
+
+	/* Handlers the supervisor's process installed must not run here; an
+	 * ignored signal would stay ignored across exec. */
+	struct sigaction dfl;
+	memset(&dfl, 0, sizeof(dfl));
+	dfl.sa_handler = SIG_DFL;
+	for (int s = 1; s < NSIG; s++)
+		if (s != SIGKILL && s != SIGSTOP)
+			sigaction(s, &dfl, NULL);
+
+	if (syscall(SYS_setsid) < 0)
+		fail(run, SL_STEP_SESSION);
+	parent_death_signal(run);
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
+		fail(run, SL_STEP_NO_NEW_PRIVS);
+	if (sl_rlimits_apply(run) != 0)
+		fail(run, SL_STEP_RLIMITS);
+	if (sl_namespaces_apply(run) != 0)
+		fail(run, SL_STEP_MOUNTS);
+	if (sl_landlock_apply(run) != 0)
+		fail(run, SL_STEP_LANDLOCK);
+	if (run->workdir && chdir(run->workdir) != 0)
+		fail(run, SL_STEP_WORKDIR);
+	if (sl_privileges_drop(run) != 0)
+		fail(run, SL_STEP_PRIVDROP);
+	/* A change of credentials clears the parent-death signal. */
+	parent_death_signal(run);
+	if (run->use_seccomp && sl_seccomp_install(run) != 0)
+		fail(run, SL_STEP_SECCOMP);
+
+	/* From here on the filter applies to us too. */
+	if (syscall(SYS_unshare, CLONE_FILES) != 0)
+		fail(run, SL_STEP_FDS);
+	for (int i = 0; i < 3; i++)
+		if (run->stdio[i] >= 0 && dup2(run->stdio[i], i) != i)
+			fail(run, SL_STEP_FDS);
+	close_above_2();
+	if (run->set_nofile && setrlimit(RLIMIT_NOFILE, &run->nofile) != 0) {
+		struct rlimit cur;
+		if (getrlimit(RLIMIT_NOFILE, &cur) != 0 || cur.rlim_max > run->nofile.rlim_max)
+			fail(run, SL_STEP_RLIMITS);
+	}
+	(void)p;
+
+	sigset_t none;
+	sigemptyset(&none);
+	clock_gettime(CLOCK_MONOTONIC, &run->exec_time);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	int err = ENOENT;
+	for (int i = 0; i < run->n_exec_paths; i++) {
+		execve(run->exec_paths[i], run->argv, run->envp);
+		int e = errno;
+		struct stat st;
+		/* EACCES for a file we cannot even see (a PATH directory we
+		 * may not search) is "not found", as in shells */
+		if (e == EACCES && stat(run->exec_paths[i], &st) != 0)
+			e = ENOENT;
+		if (e == ENOENT || e == ENOTDIR)
+			continue;
+		err = e;
+		if (e != EACCES)
+			break;
+	}
+	run->exec_errno = err;
+	_exit(err == ENOENT || err == ENOTDIR ? SANDLOCK_EXIT_NOTFOUND : SANDLOCK_EXIT_NOEXEC);
+}
+
+pid_t sl_spawn(struct sl_run *run, int *pidfd)
+{
+	void *stack = mmap(NULL, STACK_SIZE, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+	if (stack == MAP_FAILED)
+		return -1;
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	run->fail_step = SL_STEP_NONE;
+	run->listener_fd = -1;
+	run->exec_errno = 0;
+	*pidfd = -1;
+	int flags = CLONE_VM | CLONE_VFORK | CLONE_FILES | CLONE_PIDFD | SIGCHLD |
+		    run->clone_ns_flags;
+	pid_t pid = clone(child_main, (char *)stack + STACK_SIZE, flags, run, pidfd);
+	if (pid < 0 && errno == EINVAL) {
+		/* kernels without CLONE_PIDFD (before 5.2) */
+		flags &= ~CLONE_PIDFD;
+		*pidfd = -1;
+		pid = clone(child_main, (char *)stack + STACK_SIZE, flags, run, NULL);
+	}
+	int e = errno;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	munmap(stack, STACK_SIZE);
+	errno = e;
+	return pid;
+}

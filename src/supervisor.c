@@ -1,0 +1,481 @@
+/*
+ * The supervisor: prepares a run, creates the child, and stays until every
+ * process of the run is gone.  It waits on descriptors only (pidfd, timerfd,
+ * the seccomp listener, output pipes, the caller's cancel descriptor): no
+ * signal handlers, no SIGALRM, nothing process-wide but the child subreaper
+ * flag and non-dumpability, so many runs can go on at once in one process.
+ */
+#include "internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/signalfd.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/timerfd.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+struct relay {
+	int in;        /* read end, -1 when done */
+	int out;       /* where the bytes go */
+	uint64_t *count;
+};
+
+static void close_fd(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+/* Open an output file for the program: created 0600, never through a
+ * symlink at the last component. */
+static int open_output(const char *path)
+{
+	return open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+}
+
+/* Keep a descriptor the child will dup2 away from 0..2. */
+static int high_fd(int fd)
+{
+	if (fd < 0 || fd > 2)
+		return fd;
+	int h = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+	close(fd);
+	return h;
+}
+
+static void add_rusage(struct sandlock_result *r, const struct rusage *ru)
+{
+	r->user_us += (uint64_t)ru->ru_utime.tv_sec * 1000000u + ru->ru_utime.tv_usec;
+	r->sys_us += (uint64_t)ru->ru_stime.tv_sec * 1000000u + ru->ru_stime.tv_usec;
+	if ((uint64_t)ru->ru_maxrss > r->peak_kb)
+		r->peak_kb = ru->ru_maxrss;
+}
+
+/* Kill every process of the run and reap those that come back to us.
+ * setsid/setpgid are refused by the filter, so the process group holds the
+ * whole tree; in a pid namespace the kernel kills it with its first
+ * process anyway. */
+static void kill_tree(pid_t pgid, struct sandlock_result *res)
+{
+	struct timespec pause = { 0, 200000 };
+	for (int i = 0; i < 20000; i++) {
+		kill(-pgid, SIGKILL);
+		struct rusage ru;
+		int st;
+		pid_t w;
+		while ((w = wait4(-pgid, &st, WNOHANG | __WALL, &ru)) > 0)
+			add_rusage(res, &ru);
+		if (kill(-pgid, 0) != 0 && errno == ESRCH)
+			return;
+		nanosleep(&pause, NULL);
+	}
+}
+
+/* Relay what is readable; returns false once the cap is passed. */
+static bool relay_once(struct relay *r, uint64_t cap, uint64_t *total, bool *eof)
+{
+	char buf[65536];
+	*eof = false;
+	for (;;) {
+		ssize_t n = read(r->in, buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return true; /* EAGAIN */
+		if (n == 0) {
+			*eof = true;
+			return true;
+		}
+		size_t keep = (size_t)n;
+		bool over = false;
+		if (cap && *total + keep > cap) {
+			keep = cap - *total;
+			over = true;
+		}
+		for (size_t off = 0; off < keep;) {
+			ssize_t w = write(r->out, buf + off, keep - off);
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w <= 0)
+				break; /* the reader went away: drop the rest */
+			off += (size_t)w;
+		}
+		*total += keep;
+		*r->count += keep;
+		if (over)
+			return false;
+	}
+}
+
+static bool crash_signal(int sig)
+{
+	return sig == SIGSEGV || sig == SIGBUS || sig == SIGFPE || sig == SIGILL ||
+	       sig == SIGABRT || sig == SIGTRAP;
+}
+
+static void judge(const struct sandlock_policy *p, struct sandlock_result *r, int st,
+		  bool violated, bool timed_out, bool over_output, bool cancelled,
+		  bool mem_refused, bool kernel_kills_violations)
+{
+	if (WIFEXITED(st)) {
+		r->exit_code = WEXITSTATUS(st);
+		r->signal = 0;
+		r->status = r->exit_code;
+	} else if (WIFSIGNALED(st)) {
+		r->exit_code = -1;
+		r->signal = WTERMSIG(st);
+		r->status = 128 + r->signal;
+	}
+	uint64_t cpu_ms = (r->user_us + r->sys_us) / 1000;
+	uint64_t mem_kb = p->mem_mb * 1024;
+	bool failed = r->exit_code != 0;
+	if (violated) {
+		r->verdict = SANDLOCK_SYSCALL_BLOCKED;
+		r->exit_code = -1;
+		r->signal = SIGSYS;
+		r->status = 128 + SIGSYS;
+	} else if (timed_out) {
+		r->verdict = SANDLOCK_WALL_LIMIT;
+		r->status = SANDLOCK_EXIT_TIMEOUT;
+	} else if (over_output) {
+		r->verdict = SANDLOCK_OUTPUT_LIMIT;
+	} else if (cancelled) {
+		r->verdict = SANDLOCK_SIGNALED;
+		if (r->cancel_signal)
+			r->status = 128 + r->cancel_signal;
+	} else if (r->signal == SIGXCPU ||
+		   (r->signal == SIGKILL && p->cpu_sec && cpu_ms + 50 >= p->cpu_sec * 1000)) {
+		r->verdict = SANDLOCK_CPU_LIMIT;
+	} else if (r->signal == SIGXFSZ) {
+		r->verdict = SANDLOCK_FILE_SIZE_LIMIT;
+	} else if (r->signal == SIGSYS && kernel_kills_violations) {
+		r->verdict = SANDLOCK_SYSCALL_BLOCKED;
+	} else if (failed && mem_kb && (mem_refused || r->peak_kb * 10 >= mem_kb * 8) &&
+		   (r->signal == 0 || crash_signal(r->signal) || r->signal == SIGKILL)) {
+		/* The kernel refused an allocation: a large one we saw coming
+		 * (mem_refused), or the last of many small ones, after which
+		 * most of the limit is in use. */
+		r->verdict = SANDLOCK_MEMORY_LIMIT;
+	} else if (r->signal == 0) {
+		r->verdict = r->exit_code == 0 ? SANDLOCK_OK_VERDICT : SANDLOCK_RUNTIME_ERROR;
+	} else if (crash_signal(r->signal) || r->signal == SIGSYS) {
+		r->verdict = SANDLOCK_RUNTIME_ERROR;
+	} else {
+		r->verdict = SANDLOCK_SIGNALED;
+	}
+}
+
+static int setup_failed(struct sandlock_result *res, int err)
+{
+	res->verdict = SANDLOCK_SETUP_FAILED;
+	res->status = SANDLOCK_EXIT_FAILURE;
+	res->exit_code = -1;
+	return err;
+}
+
+static int prepare_stdio(const struct sandlock_policy *p, struct sl_run *run,
+			 struct sandlock_result *res)
+{
+	const char *paths[3] = { p->stdin_path, p->stdout_path, p->stderr_path };
+	const int fds[3] = { p->stdin_fd, p->stdout_fd, p->stderr_fd };
+	for (int i = 0; i < 3; i++) {
+		run->stdio[i] = -1;
+		if (paths[i]) {
+			int fd = i == 0 ? open(paths[i], O_RDONLY | O_CLOEXEC) : open_output(paths[i]);
+			if (fd < 0) {
+				sl_seterr(res, "cannot open %s: %s", paths[i], strerror(errno));
+				return SANDLOCK_ESETUP;
+			}
+			run->stdio[i] = high_fd(fd);
+		} else if (fds[i] >= 0) {
+			run->stdio[i] = fcntl(fds[i], F_DUPFD_CLOEXEC, 3);
+		}
+	}
+	/* With an output cap the supervisor sits between the program and
+	 * wherever its output goes. */
+	for (int i = 0; i < 2; i++)
+		run->relay_in[i] = run->relay_out[i] = -1;
+	if (!p->max_output)
+		return 0;
+	for (int i = 0; i < 2; i++) {
+		int pp[2];
+		if (pipe2(pp, O_CLOEXEC) != 0) {
+			sl_seterr(res, "pipe: %s", strerror(errno));
+			return SANDLOCK_ESYSTEM;
+		}
+		run->relay_in[i] = high_fd(pp[0]);
+		fcntl(run->relay_in[i], F_SETFL, O_NONBLOCK);
+		run->relay_out[i] = run->stdio[i + 1] >= 0 ? run->stdio[i + 1]
+				    : fcntl(i + 1, F_DUPFD_CLOEXEC, 3);
+		run->stdio[i + 1] = high_fd(pp[1]);
+	}
+	return 0;
+}
+
+static void release_run(struct sl_run *run)
+{
+	for (int i = 0; i < 3; i++)
+		close_fd(&run->stdio[i]);
+	for (int i = 0; i < 2; i++) {
+		close_fd(&run->relay_in[i]);
+		close_fd(&run->relay_out[i]);
+	}
+	close_fd(&run->landlock_fd);
+	sl_environ_free(run->envp);
+	run->envp = NULL;
+	free(run->filter_copy);
+	run->filter_copy = NULL;
+	sl_scratch_remove(run);
+}
+
+/* Check that every layer the caller required is going to be active. */
+static int check_required(const struct sandlock_policy *p, unsigned active,
+			  struct sandlock_result *res)
+{
+	unsigned missing = p->require & ~active;
+	if (!missing)
+		return 0;
+	for (unsigned i = 0; i < SANDLOCK_LAYER_COUNT; i++)
+		if (missing & (1u << i)) {
+			sl_seterr(res, "required layer %s is not available",
+				  sandlock_layer_name(1u << i));
+			break;
+		}
+	return SANDLOCK_ENOSYS;
+}
+
+static int wait_loop(const struct sandlock_policy *p, struct sl_run *run, pid_t pid,
+		     int pidfd, struct sandlock_result *res)
+{
+	int tfd = -1, listener = run->listener_fd;
+	if (p->timeout_ms) {
+		tfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC);
+		struct itimerspec its = { { 0, 0 }, { (time_t)(p->timeout_ms / 1000),
+						      (long)(p->timeout_ms % 1000) * 1000000L } };
+		if (tfd < 0 || timerfd_settime(tfd, 0, &its, NULL) != 0) {
+			kill_tree(pid, res);
+			close_fd(&tfd);
+			sl_seterr(res, "timerfd: %s", strerror(errno));
+			return SANDLOCK_ESYSTEM;
+		}
+	}
+	struct relay rel[2] = {
+		{ run->relay_in[0], run->relay_out[0], &res->stdout_bytes },
+		{ run->relay_in[1], run->relay_out[1], &res->stderr_bytes },
+	};
+	uint64_t total = 0;
+	bool violated = false, timed_out = false, over = false, cancelled = false;
+	bool exited = false, mem_refused = false;
+	int st = 0;
+	struct rusage ru;
+
+	while (!exited) {
+		struct pollfd pf[6];
+		int n = 0, ipid = -1, itimer = -1, ilisten = -1, icancel = -1, irel[2] = { -1, -1 };
+		if (pidfd >= 0) { ipid = n; pf[n++] = (struct pollfd){ pidfd, POLLIN, 0 }; }
+		if (tfd >= 0) { itimer = n; pf[n++] = (struct pollfd){ tfd, POLLIN, 0 }; }
+		if (listener >= 0) { ilisten = n; pf[n++] = (struct pollfd){ listener, POLLIN, 0 }; }
+		if (p->cancel_fd >= 0) { icancel = n; pf[n++] = (struct pollfd){ p->cancel_fd, POLLIN, 0 }; }
+		for (int i = 0; i < 2; i++)
+			if (rel[i].in >= 0) { irel[i] = n; pf[n++] = (struct pollfd){ rel[i].in, POLLIN, 0 }; }
+		int r = poll(pf, n, pidfd >= 0 ? -1 : 10);
+		if (r < 0 && errno != EINTR) {
+			kill_tree(pid, res);
+			sl_seterr(res, "poll: %s", strerror(errno));
+			close_fd(&tfd);
+			return SANDLOCK_ESYSTEM;
+		}
+		bool stop = false;
+		if (ilisten >= 0 && (pf[ilisten].revents & POLLIN)) {
+			if (sl_seccomp_handle(listener, res, p, &mem_refused)) {
+				violated = true;
+				stop = true;
+			}
+		} else if (ilisten >= 0 && (pf[ilisten].revents & (POLLHUP | POLLERR))) {
+			listener = -1; /* every filtered process is gone */
+		}
+		if (itimer >= 0 && (pf[itimer].revents & POLLIN)) {
+			timed_out = true;
+			stop = true;
+		}
+		if (icancel >= 0 && (pf[icancel].revents & (POLLIN | POLLHUP))) {
+			struct signalfd_siginfo si;
+			if (read(p->cancel_fd, &si, sizeof(si)) == sizeof(si))
+				res->cancel_signal = (int)si.ssi_signo;
+			cancelled = true;
+			stop = true;
+		}
+		for (int i = 0; i < 2; i++) {
+			if (irel[i] < 0 || !(pf[irel[i]].revents & (POLLIN | POLLHUP | POLLERR)))
+				continue;
+			bool eof;
+			if (!relay_once(&rel[i], p->max_output, &total, &eof)) {
+				over = true;
+				stop = true;
+			}
+			if (eof)
+				close_fd(&rel[i].in);
+		}
+		if (stop)
+			kill(-pid, SIGKILL);
+		if (stop || pidfd < 0 || (ipid >= 0 && (pf[ipid].revents & POLLIN))) {
+			pid_t w = wait4(pid, &st, stop ? __WALL : (WNOHANG | __WALL), &ru);
+			if (w == pid) {
+				add_rusage(res, &ru);
+				exited = true;
+			} else if (w < 0 && errno != EINTR) {
+				exited = true; /* cannot happen: it is our child */
+			}
+		}
+	}
+	clock_gettime(CLOCK_MONOTONIC, &run->end_time);
+	/* Whatever is left (grandchildren, processes that left their work
+	 * running) dies now, then the pipes drain to EOF. */
+	kill_tree(pid, res);
+	for (int i = 0; i < 2; i++) {
+		while (rel[i].in >= 0 && !over) {
+			bool eof;
+			int fl = fcntl(rel[i].in, F_GETFL);
+			fcntl(rel[i].in, F_SETFL, fl & ~O_NONBLOCK);
+			if (!relay_once(&rel[i], p->max_output, &total, &eof))
+				over = true;
+			if (eof)
+				close_fd(&rel[i].in);
+		}
+		run->relay_in[i] = rel[i].in;
+	}
+	close_fd(&tfd);
+	judge(p, res, st, violated, timed_out, over, cancelled, mem_refused,
+	      run->use_seccomp && !run->want_listener &&
+	      p->violation == SANDLOCK_VIOLATION_KILL);
+	return 0;
+}
+
+int sandlock_run(const struct sandlock_policy *p, char *const argv[],
+		 struct sandlock_result *res)
+{
+	memset(res, 0, sizeof(*res));
+	res->exit_code = -1;
+	if (!argv || !argv[0] || !argv[0][0]) {
+		sl_seterr(res, "no command given");
+		return setup_failed(res, SANDLOCK_EINVAL);
+	}
+	int err = sandlock_policy_validate(p, res->error, sizeof(res->error));
+	if (err)
+		return setup_failed(res, err);
+
+	struct sl_run run;
+	memset(&run, 0, sizeof(run));
+	run.p = p;
+	run.argv = argv;
+	run.landlock_fd = -1;
+	run.listener_fd = -1;
+	for (int i = 0; i < 3; i++)
+		run.stdio[i] = -1;
+	for (int i = 0; i < 2; i++)
+		run.relay_in[i] = run.relay_out[i] = -1;
+	run.supervisor_pid = getpid();
+	run.workdir = p->workdir;
+	run.drop_privs = geteuid() == 0;
+	run.uid = p->uid;
+	run.gid = p->gid;
+
+	/* The supervisor's memory holds what the program must not see (the
+	 * grader's answers, its environment): not dumpable means neither
+	 * ptrace nor /proc/<pid>/{mem,environ,maps} work for its uid. */
+	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+	/* Orphans of the run come back to us to be reaped and counted. */
+	prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+
+	struct sandlock_features f;
+	sl_probe_features(&f, p->unshare != SANDLOCK_UNSHARE_OFF && geteuid() != 0);
+	char *path_storage = NULL;
+	int pidfd = -1;
+	pid_t pid = -1;
+
+	if ((err = sl_namespaces_prepare(&run, &f, res)) ||
+	    (err = sl_scratch_create(&run, res)))
+		goto failed;
+	if (!(run.envp = sl_environ_build(p, run.tmp_dir))) {
+		sl_seterr(res, "out of memory");
+		err = SANDLOCK_ENOMEM;
+		goto failed;
+	}
+	if (sl_exec_paths_prepare(&run, &path_storage) != 0) {
+		sl_seterr(res, "out of memory");
+		err = SANDLOCK_ENOMEM;
+		goto failed;
+	}
+	sl_rlimits_prepare(&run);
+	if ((err = prepare_stdio(p, &run, res)) ||
+	    (err = sl_landlock_prepare(&run, &f, res)) ||
+	    (err = sl_seccomp_prepare(&run, &f, res)))
+		goto failed;
+	res->layers |= SANDLOCK_LAYER_NO_NEW_PRIVS | SANDLOCK_LAYER_RLIMITS |
+		       (run.use_seccomp ? SANDLOCK_LAYER_SECCOMP : 0) |
+		       (run.want_listener ? SANDLOCK_LAYER_SECCOMP_NOTIFY : 0) |
+		       (run.drop_privs ? SANDLOCK_LAYER_PRIVDROP : 0) |
+		       (f.pdeathsig ? SANDLOCK_LAYER_PDEATHSIG : 0) |
+		       (p->strict ? SANDLOCK_LAYER_STRICT : 0);
+	if (!run.drop_privs && (p->require & SANDLOCK_LAYER_PRIVDROP))
+		res->layers &= ~SANDLOCK_LAYER_PRIVDROP;
+	if ((err = check_required(p, res->layers, res)))
+		goto failed;
+
+	pid = sl_spawn(&run, &pidfd);
+	if (pid < 0) {
+		sl_seterr(res, "cannot create the sandboxed process: %s", strerror(errno));
+		err = SANDLOCK_ESYSTEM;
+		goto failed;
+	}
+	/* The child has called exec, or failed. */
+	for (int i = 0; i < 3; i++)
+		close_fd(&run.stdio[i]);
+	if (run.listener_fd >= 0)
+		fcntl(run.listener_fd, F_SETFD, FD_CLOEXEC);
+	if (run.fail_step != SL_STEP_NONE || run.exec_errno) {
+		struct rusage ru;
+		int st;
+		kill_tree(pid, res);
+		while (wait4(pid, &st, __WALL, &ru) < 0 && errno == EINTR)
+			;
+		if (run.fail_step != SL_STEP_NONE) {
+			sl_seterr(res, "setup failed at %s: %s", sl_step_name(run.fail_step),
+				  strerror(run.fail_errno));
+			err = SANDLOCK_ESETUP;
+			goto failed;
+		}
+		sl_seterr(res, "%s: %s", argv[0], strerror(run.exec_errno));
+		res->verdict = SANDLOCK_SETUP_FAILED;
+		res->status = (run.exec_errno == ENOENT || run.exec_errno == ENOTDIR)
+				      ? SANDLOCK_EXIT_NOTFOUND : SANDLOCK_EXIT_NOEXEC;
+		err = 0;
+		goto done;
+	}
+	err = wait_loop(p, &run, pid, pidfd, res);
+	res->wall_us = sl_ts_us(&run.end_time) - sl_ts_us(&run.exec_time);
+	if (err)
+		goto failed;
+	goto done;
+
+failed:
+	setup_failed(res, err);
+done:
+	if (run.listener_fd >= 0)
+		close(run.listener_fd);
+	if (pidfd >= 0)
+		close(pidfd);
+	free(path_storage);
+	release_run(&run);
+	return err;
+}

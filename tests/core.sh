@@ -1,0 +1,211 @@
+#!/bin/bash
+# The core contract: command line, exit statuses, verdicts, supervisor.
+# Usage: SANDLOCK=build/sandlock PROGS=dir-with-test-programs tests/core.sh
+set -u
+. "$(dirname "$0")/lib.sh"
+S=$SANDLOCK
+P=${PROGS:?}
+ORIG="--no-fork --no-network --clean-env --cpu 5 --mem 256"
+ME=$(id -u)
+
+# ---- command line ----
+expect_status "help" 0 $S --help
+expect_status "version" 0 $S --version
+expect_status "features" 0 $S --features
+for layer in seccomp seccomp_notify landlock userns pdeathsig close_range pidfd; do
+	if grep -q "^$layer: " "$WORK/out"; then pass "features lists $layer"; else fail "features lists $layer"; fi
+done
+bad() { # bad input: 125, one line on stderr, the command never ran
+	local name=$1
+	shift
+	rm -f "$WORK/ran"
+	timeout 10 "$@" >/dev/null 2>"$WORK/err" </dev/null
+	local st=$? lines
+	lines=$(wc -l <"$WORK/err")
+	if [ $st = 125 ] && [ "$lines" = 1 ] && [ ! -e "$WORK/ran" ]; then pass "bad input: $name"
+	else fail "bad input: $name: status $st, $lines stderr lines: $(head -c 200 "$WORK/err")"; fi
+}
+RUN="touch $WORK/ran"
+bad "unknown flag" $S --frobnicate -- $RUN
+bad "garbage number" $S --cpu five -- $RUN
+bad "negative number" $S --mem -1 -- $RUN
+bad "overflow" $S --nofile 99999999999999999999999 -- $RUN
+bad "bad timeout" $S --timeout 1.2.3 -- $RUN
+bad "missing command" $S --no-fork --
+bad "missing value" $S --cpu
+bad "unreadable report dir" $S --report /nonexistent/dir/r.json -- $RUN
+bad "bad report fd" $S --report-fd 77 -- $RUN
+bad "bad user" $S --user 0 -- $RUN
+bad "bad require" $S --require seccomp,teleport -- $RUN
+bad "missing workdir" $S --workdir /nonexistent -- $RUN
+bad "missing stdin file" $S --stdin /nonexistent -- $RUN
+
+# the original command line, under both names
+expect_status "original command line" 0 $S $ORIG -- $PY -c 'print("hello")'
+SE=$(dirname "$S")/sandbox_exec
+expect_status "sandbox_exec name" 0 $SE $ORIG -- $PY -c 'print("hello")'
+if [ "$(cat "$WORK/out")" = hello ] && [ ! -s "$WORK/err" ]; then pass "silent by default"; else fail "silent by default: $(cat "$WORK/err")"; fi
+
+# ---- exit statuses ----
+expect_status "exit code passthrough" 42 $S $ORIG -- $PY -c 'import sys; sys.exit(42)'
+expect_status "signal passthrough" 143 $S $ORIG -- $PY -c 'import os,signal; os.kill(os.getpid(), signal.SIGTERM)'
+expect_status "abort passthrough" 134 $S $ORIG -- $PY -c 'import os; os.abort()'
+expect_status "not found" 127 $S -- /nonexistent/prog
+expect_status "not found in PATH" 127 $S -- no-such-command-here
+printf '#!/bin/sh\necho x\n' >"$WORK/noexec.sh"; chmod 644 "$WORK/noexec.sh"
+expect_status "not executable" 126 $S -- "$WORK/noexec.sh"
+
+# arguments with spaces and non-ASCII, stdin, big output
+$S $ORIG -- $PY -c 'import sys; print(repr(sys.argv[1:]))' "a b" "  c" "é漢字" "" "\$x" >"$WORK/args"
+if [ "$(cat "$WORK/args")" = "['a b', '  c', 'é漢字', '', '\$x']" ]; then pass "arguments intact"; else fail "arguments intact: $(cat "$WORK/args")"; fi
+echo "echo me" | $S $ORIG -- /bin/cat >"$WORK/echo"
+if [ "$(cat "$WORK/echo")" = "echo me" ]; then pass "stdin echo"; else fail "stdin echo"; fi
+$S $ORIG -- "$P/spew" 5242880 | sha256sum >"$WORK/h1"
+"$P/spew" 5242880 | sha256sum >"$WORK/h2"
+if cmp -s "$WORK/h1" "$WORK/h2"; then pass "5 MB of output intact"; else fail "5 MB of output intact"; fi
+
+# ---- verdicts (judged from the report) ----
+verdict() { # NAME WANT_VERDICT WANT_STATUS SANDLOCK-ARGS...
+	local name=$1 want=$2 wst=$3
+	shift 3
+	rm -f "$WORK/r.json"
+	timeout 60 $S --report "$WORK/r.json" "$@" >"$WORK/out" 2>"$WORK/err" </dev/null
+	local st=$?
+	local got
+	got=$(json "$WORK/r.json" verdict 2>/dev/null)
+	if [ "$got" = "$want" ] && [ "$st" = "$wst" ]; then pass "verdict $name"
+	else fail "verdict $name: got $got/$st, want $want/$wst; $(head -c 300 "$WORK/r.json")"; fi
+}
+verdict ok ok 0 $ORIG -- /bin/true
+verdict "runtime error" runtime_error 3 $ORIG -- $PY -c 'import sys; sys.exit(3)'
+verdict "crash" runtime_error 139 $ORIG -- $PY -c 'import ctypes; ctypes.string_at(0)'
+verdict "cpu limit" cpu_limit 152 --cpu 1 -- "$P/busy" 5000
+verdict "0.9 s of CPU under 1 s is ok" ok 0 --cpu 1 -- "$P/busy" 900
+verdict "wall limit" wall_limit 124 --timeout 0.5 -- /bin/sleep 5
+wall=$(json "$WORK/r.json" wall_ms)
+if [ "$wall" -ge 450 ] && [ "$wall" -lt 1500 ]; then pass "wall time measured ($wall ms)"; else fail "wall time measured: $wall"; fi
+verdict "memory limit (one big allocation)" memory_limit 1 --mem 64 -- "$P/alloc" 100
+verdict "memory limit (growing)" memory_limit 3 --mem 64 -- "$P/grow"
+verdict "memory limit (python)" memory_limit 1 --mem 64 -- $PY -c 'x = bytearray(200 * 2**20)'
+verdict "100 MB under --mem 256" ok 0 $ORIG -- "$P/alloc" 100
+mkdir -p "$WORK/w"; chmod 777 "$WORK/w"
+verdict "file size limit" file_size_limit 153 --fsize 1 --workdir "$WORK/w" -- $PY -c 'open("big", "wb").write(b"x" * 3000000)'
+rm -f "$WORK/w/big"
+verdict "blocked syscall" syscall_blocked 159 $ORIG -- $PY -c 'import os; os.fork()'
+expect_json "blocked syscall named" "$WORK/r.json" blocked_syscall clone
+verdict "blocked ptrace named" syscall_blocked 159 $ORIG -- $PY -c 'import ctypes; ctypes.CDLL(None).ptrace(16, 1, 0, 0)'
+expect_json "ptrace named" "$WORK/r.json" blocked_syscall ptrace
+verdict "raise(SIGSYS) is not a blocked syscall" runtime_error 159 $ORIG -- $PY -c 'import os,signal; os.kill(os.getpid(), signal.SIGSYS)'
+verdict "output limit" output_limit 137 --max-output 1000 -- "$P/spew" 1000000
+if [ "$(wc -c <"$WORK/out")" = 1000 ]; then pass "output cap delivers exactly the first bytes"; else fail "output cap: $(wc -c <"$WORK/out") bytes"; fi
+verdict "output under the cap" ok 0 --max-output 100000 -- "$P/spew" 99999
+if [ "$(wc -c <"$WORK/out")" = 99999 ]; then pass "output under the cap intact"; else fail "output under the cap: $(wc -c <"$WORK/out")"; fi
+verdict "setup failure" setup_failed 125 --workdir /nonexistent -- /bin/true
+verdict "errno mode keeps running" ok 0 --violation errno --no-fork -- $PY -c '
+import os
+try:
+    os.fork(); raise SystemExit(1)
+except PermissionError:
+    pass'
+
+# a signal from outside
+$S --report "$WORK/ext.json" -- /bin/sleep 30 &
+spid=$!
+for i in $(seq 50); do c=$(pgrep -P $spid); [ -n "$c" ] && break; sleep 0.05; done
+kill -KILL $c 2>/dev/null
+wait $spid
+st=$?
+v=$(json "$WORK/ext.json" verdict)
+if [ "$v" = signaled ] && [ $st = 137 ]; then pass "verdict external kill"; else fail "verdict external kill: $v $st"; fi
+
+# ---- usage figures ----
+$S --report "$WORK/u.json" --cpu 5 -- "$P/busy" 700 >/dev/null
+cpu=$(json "$WORK/u.json" cpu_ms)
+if [ "$cpu" -ge 690 ] && [ "$cpu" -le 900 ]; then pass "cpu time measured ($cpu ms for 700)"; else fail "cpu time measured: $cpu for 700"; fi
+$S --report "$WORK/u.json" --mem 256 -- "$P/alloc" 100 >/dev/null
+peak=$(json "$WORK/u.json" peak_kb)
+if [ "$peak" -ge 100000 ] && [ "$peak" -le 120000 ]; then pass "peak memory measured ($peak KB for 100 MB)"; else fail "peak memory: $peak KB for 100 MB"; fi
+$S --report "$WORK/u.json" -- /bin/true
+peak=$(json "$WORK/u.json" peak_kb)
+if [ "$peak" -le 4096 ]; then pass "tiny program looks tiny ($peak KB)"; else fail "tiny program peak $peak KB"; fi
+
+# ---- honest programs ----
+expect_status "python 4 threads under --mem 256" 0 $S $ORIG -- $PY -c '
+import threading, json, re, hashlib
+out = []
+def w(i): out.append(hashlib.sha256(json.dumps([i] * 1000).encode()).hexdigest())
+ts = [threading.Thread(target=w, args=(i,)) for i in range(4)]
+[t.start() for t in ts]; [t.join() for t in ts]
+assert len(out) == 4'
+expect_status "C pthreads (8) under --no-fork" 0 $S $ORIG -- "$P/threads" 8
+
+# ---- the supervisor ----
+marker=$((RANDOM + 100000))
+alive() { pgrep -f "sleep $1" >/dev/null; }
+$S --timeout 0.5 -- /bin/sh -c "sleep $marker.1 & sleep $marker.2 & wait" >/dev/null 2>&1
+sleep 0.2
+if alive "$marker"; then fail "timeout kills the whole tree"; pkill -f "sleep $marker"; else pass "timeout kills the whole tree"; fi
+$S -- $PY -c "
+import os, subprocess
+if os.fork() == 0:
+    try: os.setsid()
+    except OSError: pass
+    if os.fork() == 0:
+        os.execv('/bin/sleep', ['sleep', '$marker.3'])
+    os._exit(0)
+" >/dev/null 2>&1
+sleep 0.3
+if alive "$marker"; then fail "daemonized grandchild dies with the run"; pkill -f "sleep $marker"; else pass "daemonized grandchild dies with the run"; fi
+for sig in TERM INT HUP; do
+	$S -- /bin/sh -c "sleep $marker.4 & sleep $marker.5" >/dev/null 2>&1 &
+	spid=$!
+	sleep 0.3
+	kill -$sig $spid
+	wait $spid
+	st=$?
+	sleep 0.1
+	num=$(kill -l $sig)
+	if [ $st = $((128 + num)) ] && ! alive "$marker"; then pass "SIG$sig to the sandbox kills the tree ($st)"
+	else fail "SIG$sig to the sandbox: status $st"; pkill -f "sleep $marker"; fi
+done
+# SIGKILL of the sandbox itself: the program dies with it
+$S --no-fork -- /bin/sleep $marker.6 >/dev/null 2>&1 &
+spid=$!
+sleep 0.3
+kill -KILL $spid
+wait $spid 2>/dev/null
+sleep 0.2
+if alive "$marker"; then fail "SIGKILL of the sandbox kills the program"; pkill -f "sleep $marker"; else pass "SIGKILL of the sandbox kills the program"; fi
+if $S --features | grep -q '^pidns: yes'; then
+	$S --unshare on -- /bin/sh -c "sleep $marker.7 & sleep $marker.8" >/dev/null 2>&1 &
+	spid=$!
+	sleep 0.4
+	kill -KILL $spid
+	wait $spid 2>/dev/null
+	sleep 0.3
+	if alive "$marker"; then fail "SIGKILL of the sandbox kills the tree (pid namespace)"; pkill -f "sleep $marker"; else pass "SIGKILL of the sandbox kills the tree (pid namespace)"; fi
+fi
+
+# the supervisor cannot be read or signalled by the program
+SECRET="s3cr3t-$RANDOM$RANDOM"
+env GRADER_SECRET=$SECRET $S --clean-env --env X=$SECRET -- $PY -c '
+import os
+pp = os.getppid()
+for f in ("environ", "cmdline", "maps", "mem"):
+    try: print(open("/proc/%d/%s" % (pp, f), "rb").read(4096))
+    except Exception as e: print("denied", f, type(e).__name__)
+try: os.kill(pp, 15); print("SIG" + "NALLED")
+except Exception as e: print("denied kill", type(e).__name__)
+' >"$WORK/sup" 2>&1
+if grep -q "$SECRET" "$WORK/sup" || grep -q SIGNALLED "$WORK/sup"; then fail "supervisor unreadable and unsignallable: $(head -c 300 "$WORK/sup")"; else pass "supervisor unreadable and unsignallable"; fi
+if env GRADER_SECRET=$SECRET $S --clean-env -- /usr/bin/env | grep -q "$SECRET"; then fail "clean-env drops secrets"; else pass "clean-env drops secrets"; fi
+if env EVAL_REQUEST=/r $S --clean-env --keep-env 'EVAL_*' -- /usr/bin/env | grep -q '^EVAL_REQUEST=/r$'; then pass "keep-env keeps EVAL_*"; else fail "keep-env keeps EVAL_*"; fi
+
+# privilege drop (root only)
+if [ "$ME" = 0 ]; then
+	out=$($S -- $PY -c 'import os; print(os.getuid(), os.getgid(), os.getgroups(), sorted(set(l.split()[1] for l in open("/proc/self/status") if l.startswith("Cap"))))')
+	if [ "$out" = "65534 65534 [] ['0000000000000000']" ]; then pass "root drops to 65534, no groups, no capabilities"; else fail "privilege drop: $out"; fi
+	out=$($S --user 1234:2345 -- /usr/bin/id -u)
+	if [ "$out" = 1234 ]; then pass "--user"; else fail "--user: $out"; fi
+fi
+summary core

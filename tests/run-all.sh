@@ -1,0 +1,71 @@
+#!/bin/bash
+# Every black-box test, as root and again as an ordinary user created here.
+# Usage: tests/run-all.sh [BUILD-DIR]      (called by `make check`)
+set -u
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=$(cd "$ROOT/${1:-build}" && pwd)
+TEST_USER=${SANDLOCK_TEST_USER:-sandlock-test}
+TOTAL_PASS=0 TOTAL_FAIL=0 TOTAL_SKIP=0
+
+# A copy every user can read (the checkout may live under a private home).
+STAGE=$(mktemp -d /tmp/sandlock-check.XXXXXX)
+trap 'rm -rf "$STAGE"' EXIT
+mkdir -p "$STAGE/bin" "$STAGE/progs"
+cp "$BUILD/sandlock" "$STAGE/bin/sandlock"
+ln "$STAGE/bin/sandlock" "$STAGE/bin/sandbox_exec"
+cp -r "$ROOT/tests" "$STAGE/tests"
+for src in "$ROOT"/tests/progs/*.c; do
+	cc -O1 -pthread "$src" -o "$STAGE/progs/$(basename "$src" .c)" || exit 1
+done
+chmod -R a+rX "$STAGE"
+
+# run_suite LABEL CMD...: run a suite, echo its output, add up its last line
+run_suite() {
+	local label=$1
+	shift
+	echo "=== $label"
+	local out
+	out=$("$@" 2>&1)
+	local st=$?
+	echo "$out" | grep -v '^PASS' 
+	local line
+	line=$(echo "$out" | grep -E '^[a-z_-]+: [0-9]+ passed, [0-9]+ failed' | tail -1)
+	if [ -z "$line" ]; then
+		echo "FAIL $label: no summary line (status $st)"
+		TOTAL_FAIL=$((TOTAL_FAIL + 1))
+		return
+	fi
+	local p f s
+	p=$(echo "$line" | sed -E 's/.*: ([0-9]+) passed.*/\1/')
+	f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
+	s=$(echo "$line" | sed -nE 's/.* ([0-9]+) skipped.*/\1/p')
+	TOTAL_PASS=$((TOTAL_PASS + p))
+	TOTAL_FAIL=$((TOTAL_FAIL + f))
+	TOTAL_SKIP=$((TOTAL_SKIP + ${s:-0}))
+	if [ "$st" != 0 ] && [ "$f" = 0 ]; then
+		echo "FAIL $label exited $st"
+		TOTAL_FAIL=$((TOTAL_FAIL + 1))
+	fi
+}
+
+suites() { # AS-USER-PREFIX...
+	local env="SANDLOCK=$STAGE/bin/sandlock PROGS=$STAGE/progs"
+	run_suite "core ($1)" "${@:2}" env $env "$STAGE/tests/core.sh"
+	[ -x "$STAGE/tests/isolation.sh" ] &&
+		run_suite "isolation ($1)" "${@:2}" env $env "$STAGE/tests/isolation.sh"
+	[ -x "$STAGE/tests/attacks/run.sh" ] &&
+		run_suite "attacks ($1)" "${@:2}" env $env "$STAGE/tests/attacks/run.sh"
+}
+
+if [ "$(id -u)" = 0 ]; then
+	suites root
+	id "$TEST_USER" >/dev/null 2>&1 || useradd --system --create-home "$TEST_USER" ||
+		{ echo "cannot create $TEST_USER"; exit 1; }
+	suites "user $TEST_USER" runuser -u "$TEST_USER" --
+else
+	suites "user $(id -un)"
+fi
+[ -x "$ROOT/tests/bindings.sh" ] && run_suite bindings env SANDLOCK="$STAGE/bin/sandlock" "$ROOT/tests/bindings.sh"
+
+echo "all: $TOTAL_PASS passed, $TOTAL_FAIL failed, $TOTAL_SKIP skipped"
+[ "$TOTAL_FAIL" = 0 ]

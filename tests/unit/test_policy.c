@@ -1,0 +1,176 @@
+/* Unit tests of the library's policy pieces: environment, names, report. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+static const char *find(char **env, const char *name)
+{
+	size_t n = strlen(name);
+	for (; *env; env++)
+		if (!strncmp(*env, name, n) && (*env)[n] == '=')
+			return *env + n + 1;
+	return NULL;
+}
+
+static void clean_env_is_an_allow_list(void **state)
+{
+	(void)state;
+	setenv("SECRET_TOKEN", "hunter2", 1);
+	setenv("EVAL_REQUEST", "/tmp/req", 1);
+	setenv("LD_PRELOAD", "/evil.so", 1);
+	struct sandlock_policy p;
+	sandlock_policy_init(&p);
+	p.clean_env = true;
+	sandlock_policy_add_keep_env(&p, "EVAL_*");
+	sandlock_policy_add_env(&p, "MODE=judge");
+	sandlock_policy_add_env(&p, "PATH=/opt/bin");
+	char **env = sl_environ_build(&p, NULL);
+	assert_non_null(env);
+	assert_null(find(env, "SECRET_TOKEN"));
+	assert_null(find(env, "LD_PRELOAD"));
+	assert_string_equal(find(env, "EVAL_REQUEST"), "/tmp/req");
+	assert_string_equal(find(env, "MODE"), "judge");
+	assert_string_equal(find(env, "PATH"), "/opt/bin");
+	assert_non_null(find(env, "HOME"));
+	assert_non_null(find(env, "TMPDIR"));
+	assert_non_null(find(env, "LANG"));
+	size_t n = 0;
+	for (char **e = env; *e; e++)
+		n++;
+	assert_int_equal(n, 6);
+	sl_environ_free(env);
+	sandlock_policy_release(&p);
+}
+
+static void inherited_env_and_scratch(void **state)
+{
+	(void)state;
+	setenv("KEEP_ME", "1", 1);
+	struct sandlock_policy p;
+	sandlock_policy_init(&p);
+	char **env = sl_environ_build(&p, "/tmp/sandlock.abc");
+	assert_string_equal(find(env, "KEEP_ME"), "1");
+	assert_string_equal(find(env, "TMPDIR"), "/tmp/sandlock.abc");
+	assert_string_equal(find(env, "HOME"), "/tmp/sandlock.abc");
+	sl_environ_free(env);
+	sandlock_policy_release(&p);
+}
+
+static void exec_paths_follow_path(void **state)
+{
+	(void)state;
+	struct sl_run run;
+	memset(&run, 0, sizeof(run));
+	char *argv[] = { "python3", NULL };
+	char *envp[] = { "PATH=/a:/b/c::/d", NULL };
+	run.argv = argv;
+	run.envp = envp;
+	char *storage;
+	assert_int_equal(sl_exec_paths_prepare(&run, &storage), 0);
+	assert_int_equal(run.n_exec_paths, 4);
+	assert_string_equal(run.exec_paths[0], "/a/python3");
+	assert_string_equal(run.exec_paths[1], "/b/c/python3");
+	assert_string_equal(run.exec_paths[2], "python3");
+	assert_string_equal(run.exec_paths[3], "/d/python3");
+	free(storage);
+	char *argv2[] = { "./a.out", NULL };
+	run.argv = argv2;
+	assert_int_equal(sl_exec_paths_prepare(&run, &storage), 0);
+	assert_int_equal(run.n_exec_paths, 1);
+	assert_string_equal(run.exec_paths[0], "./a.out");
+	free(storage);
+}
+
+static void names_round_trip(void **state)
+{
+	(void)state;
+	for (unsigned i = 0; i < SANDLOCK_LAYER_COUNT; i++) {
+		const char *n = sandlock_layer_name(1u << i);
+		assert_non_null(n);
+		assert_int_equal(sandlock_layer_from_name(n), 1u << i);
+	}
+	assert_int_equal(sandlock_layer_from_name("landlock-net"), SANDLOCK_LAYER_LANDLOCK_NET);
+	assert_int_equal(sandlock_layer_from_name("nope"), 0);
+	assert_string_equal(sandlock_verdict_name(SANDLOCK_CPU_LIMIT), "cpu_limit");
+	assert_string_equal(sandlock_verdict_name(SANDLOCK_OUTPUT_LIMIT), "output_limit");
+	assert_string_equal(sandlock_verdict_name(SANDLOCK_VERDICT_COUNT), "unknown");
+	char buf[32];
+	assert_string_equal(sl_syscall_name(0xc000003e, 101, buf, sizeof(buf)), "ptrace");
+	assert_string_equal(sl_syscall_name(0xc000003e, 0x40000000 + 39, buf, sizeof(buf)), "x32:getpid");
+	assert_string_equal(sl_syscall_name(0x40000003, 4, buf, sizeof(buf)), "i386:write");
+}
+
+static void report_is_one_json_line(void **state)
+{
+	(void)state;
+	struct sandlock_policy p;
+	sandlock_policy_init(&p);
+	struct sandlock_result r;
+	memset(&r, 0, sizeof(r));
+	r.verdict = SANDLOCK_SETUP_FAILED;
+	r.status = 125;
+	snprintf(r.error, sizeof(r.error), "bad \"path\"\n\\x");
+	int fds[2];
+	assert_int_equal(pipe(fds), 0);
+	assert_int_equal(sandlock_report_json(&p, &r, fds[1]), 0);
+	close(fds[1]);
+	char buf[4096] = "";
+	ssize_t n = read(fds[0], buf, sizeof(buf) - 1);
+	close(fds[0]);
+	assert_true(n > 0);
+	assert_non_null(strstr(buf, "\"verdict\":\"setup_failed\""));
+	assert_non_null(strstr(buf, "\"error\":\"bad \\\"path\\\"\\u000a\\\\x\""));
+	assert_ptr_equal(strchr(buf, '\n'), buf + n - 1);
+	sandlock_policy_release(&p);
+}
+
+static void validation(void **state)
+{
+	(void)state;
+	struct sandlock_policy p;
+	char err[128];
+	sandlock_policy_init(&p);
+	assert_int_equal(sandlock_policy_validate(&p, err, sizeof(err)), 0);
+	p.mem_mb = UINT64_MAX / 2;
+	assert_int_equal(sandlock_policy_validate(&p, err, sizeof(err)), SANDLOCK_EINVAL);
+	sandlock_policy_init(&p);
+	p.require = 1u << 30;
+	assert_int_equal(sandlock_policy_validate(&p, err, sizeof(err)), SANDLOCK_EINVAL);
+	assert_int_equal(sandlock_policy_add_env(&p, "=x"), SANDLOCK_EINVAL);
+	sandlock_policy_release(&p);
+}
+
+static void run_without_command_fails_closed(void **state)
+{
+	(void)state;
+	struct sandlock_policy p;
+	struct sandlock_result r;
+	sandlock_policy_init(&p);
+	char *argv[] = { NULL };
+	assert_int_equal(sandlock_run(&p, argv, &r), SANDLOCK_EINVAL);
+	assert_int_equal(r.verdict, SANDLOCK_SETUP_FAILED);
+	assert_int_equal(r.status, 125);
+	sandlock_policy_release(&p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(clean_env_is_an_allow_list),
+		cmocka_unit_test(inherited_env_and_scratch),
+		cmocka_unit_test(exec_paths_follow_path),
+		cmocka_unit_test(names_round_trip),
+		cmocka_unit_test(report_is_one_json_line),
+		cmocka_unit_test(validation),
+		cmocka_unit_test(run_without_command_fails_closed),
+	};
+	return cmocka_run_group_tests_name("policy", tests, NULL, NULL);
+}

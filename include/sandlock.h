@@ -102,7 +102,10 @@ const char *sandlock_layer_name(unsigned layer_bit);
 /* Parse a layer name into its bit; 0 if unknown. */
 unsigned sandlock_layer_from_name(const char *name);
 
-enum sandlock_unshare { SANDLOCK_UNSHARE_AUTO, SANDLOCK_UNSHARE_ON, SANDLOCK_UNSHARE_OFF };
+/* DEFAULT: off, except that --isolate-tmp uses a mount namespace where it
+ * can (a fresh /tmp hides other runs' scratch directories). */
+enum sandlock_unshare { SANDLOCK_UNSHARE_AUTO, SANDLOCK_UNSHARE_ON, SANDLOCK_UNSHARE_OFF,
+			SANDLOCK_UNSHARE_DEFAULT };
 enum sandlock_violation { SANDLOCK_VIOLATION_KILL, SANDLOCK_VIOLATION_ERRNO };
 
 /*

@@ -52,8 +52,10 @@ static int put(char **v, size_t *n, const char *kv)
 
 /* Under clean_env: PATH, HOME, LANG, TMPDIR with safe values, the kept
  * variables, then --env.  Otherwise the inherited environment plus --env.
- * isolate_tmp points TMPDIR and HOME at the run's private directory. */
-char **sl_environ_build(const struct sandlock_policy *p, const char *tmpdir)
+ * isolate_tmp points TMPDIR and HOME at the run's private directory;
+ * Landlock without it points TMPDIR at the working directory. */
+char **sl_environ_build(const struct sandlock_policy *p, const char *tmpdir,
+			const char *workdir_tmp)
 {
 	size_t cap = 8 + p->env.n, n = 0;
 	for (char **e = environ; e && *e; e++)
@@ -94,6 +96,19 @@ char **sl_environ_build(const struct sandlock_policy *p, const char *tmpdir)
 		}
 		free(a);
 		free(b);
+	}
+	if (!tmpdir && workdir_tmp) {
+		/* Landlock without a scratch directory: temporary files
+		 * (gcc's, Python's tempfile) go to the writable workdir */
+		size_t l = strlen(workdir_tmp) + 8;
+		char *a = malloc(l);
+		if (a) {
+			snprintf(a, l, "TMPDIR=%s", workdir_tmp);
+			r |= put(v, &n, a);
+			free(a);
+		} else {
+			r = -1;
+		}
 	}
 	for (size_t i = 0; i < p->env.n; i++)
 		r |= put(v, &n, p->env.v[i]);

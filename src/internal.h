@@ -12,6 +12,7 @@
 #include <time.h>
 
 #define SL_MAX_EXEC_PATHS 64
+#define SL_MAX_KEEP 32
 
 /* The setup steps of the child, in order; a failing step is reported to
  * the supervisor with its errno. */
@@ -67,6 +68,9 @@ struct sl_run {
 	char uid_map[64], gid_map[64];
 	bool mount_proc, mount_tmp;
 	char *tmp_dir;           /* isolate_tmp directory */
+	const char *cwd;         /* the supervisor's working directory */
+	const char *keep[SL_MAX_KEEP]; /* paths under /tmp bound back */
+	int n_keep;
 
 	/* Landlock */
 	int landlock_fd;         /* -1: none */
@@ -86,6 +90,10 @@ struct sl_run {
 	volatile int fail_errno;
 	volatile int listener_fd;
 	volatile int exec_errno;
+	int setup_done;          /* futex: exec called or failed (pid ns) */
+	int ns_status;           /* the program's wait status, from our init */
+	int ns_status_valid;
+	void *stack;             /* the children's stacks, while the init runs */
 	struct timespec exec_time;
 	struct timespec end_time;
 };
@@ -102,7 +110,8 @@ void sl_rlimits_prepare(struct sl_run *run);
 int sl_rlimits_apply(const struct sl_run *run); /* child */
 
 /* environ.c */
-char **sl_environ_build(const struct sandlock_policy *p, const char *tmpdir);
+char **sl_environ_build(const struct sandlock_policy *p, const char *tmpdir,
+			const char *workdir_tmp);
 void sl_environ_free(char **envp);
 int sl_exec_paths_prepare(struct sl_run *run, char **storage);
 
@@ -127,6 +136,8 @@ int sl_landlock_apply(const struct sl_run *run); /* child */
 int sl_namespaces_prepare(struct sl_run *run, const struct sandlock_features *f,
 			  struct sandlock_result *res);
 int sl_namespaces_apply(const struct sl_run *run); /* child */
+enum sandlock_unshare sl_unshare_mode(const struct sandlock_policy *p);
+void sl_namespaces_disable(struct sl_run *run, struct sandlock_result *res);
 
 /* scratch.c */
 int sl_scratch_create(struct sl_run *run, struct sandlock_result *res);
@@ -134,6 +145,7 @@ void sl_scratch_remove(struct sl_run *run);
 
 /* spawn.c */
 pid_t sl_spawn(struct sl_run *run, int *pidfd);
+void sl_spawn_release(struct sl_run *run);
 
 /* time helpers */
 static inline uint64_t sl_ts_us(const struct timespec *t)

@@ -132,8 +132,12 @@ int sl_landlock_prepare(struct sl_run *run, const struct sandlock_features *f,
 		return 0;
 	struct sl_ruleset_attr attr = { 0, 0, 0 };
 	size_t size = sizeof(uint64_t);
-	if (want_fs)
-		attr.handled_access_fs = fs_rights(abi);
+	/* Without --landlock the run still gets a Landlock domain, refusing
+	 * only device nodes (mknod is blocked anyway): a domain alone keeps
+	 * /proc/<pid>/{environ,maps,mem} and ptrace of every process outside
+	 * it out of reach, even one running as the same uid. */
+	attr.handled_access_fs = want_fs ? fs_rights(abi)
+				 : LANDLOCK_ACCESS_FS_MAKE_CHAR | LANDLOCK_ACCESS_FS_MAKE_BLOCK;
 	if (abi >= 4) {
 		size = 2 * sizeof(uint64_t);
 		if (p->no_network && (want_fs || abi >= 6))

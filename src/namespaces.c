@@ -24,18 +24,59 @@
 
 #define NS_NO_USER (CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWNET)
 
+enum sandlock_unshare sl_unshare_mode(const struct sandlock_policy *p)
+{
+	if (p->unshare != SANDLOCK_UNSHARE_DEFAULT)
+		return p->unshare;
+	return p->isolate_tmp ? SANDLOCK_UNSHARE_AUTO : SANDLOCK_UNSHARE_OFF;
+}
+
+static bool under_tmp(const char *path)
+{
+	return !strncmp(path, "/tmp/", 5) && path[5];
+}
+
+static void keep(struct sl_run *run, const char *path)
+{
+	if (run->n_keep < SL_MAX_KEEP && under_tmp(path) && access(path, F_OK) == 0)
+		run->keep[run->n_keep++] = path;
+}
+
+/* The run gets a fresh /tmp; what the caller pointed us at under the old one
+ * (the working directory, the scratch directory, allowed paths, absolute
+ * paths in the command line such as the submission itself) is bound back
+ * in place. */
+static void keep_under_tmp(struct sl_run *run)
+{
+	const struct sandlock_policy *p = run->p;
+	run->n_keep = 0;
+	if (run->cwd)
+		keep(run, run->cwd);
+	if (run->workdir && run->workdir[0] == '/')
+		keep(run, run->workdir);
+	if (run->tmp_dir)
+		keep(run, run->tmp_dir);
+	for (size_t i = 0; i < p->ro.n; i++)
+		keep(run, p->ro.v[i]);
+	for (size_t i = 0; i < p->rw.n; i++)
+		keep(run, p->rw.v[i]);
+	for (char *const *a = run->argv; *a; a++)
+		keep(run, *a);
+}
+
 int sl_namespaces_prepare(struct sl_run *run, const struct sandlock_features *f,
 			  struct sandlock_result *res)
 {
 	const struct sandlock_policy *p = run->p;
+	enum sandlock_unshare mode = sl_unshare_mode(p);
 	unsigned ns_layers = SANDLOCK_LAYER_USERNS | SANDLOCK_LAYER_PIDNS |
 			     SANDLOCK_LAYER_MOUNTNS | SANDLOCK_LAYER_IPCNS |
 			     SANDLOCK_LAYER_NETNS | SANDLOCK_LAYER_UTSNS;
 	run->clone_ns_flags = 0;
 	run->in_pidns = false;
-	bool want = p->unshare == SANDLOCK_UNSHARE_ON ||
-		    (p->unshare == SANDLOCK_UNSHARE_AUTO) || (p->require & ns_layers);
-	if (p->unshare == SANDLOCK_UNSHARE_OFF) {
+	bool want = mode == SANDLOCK_UNSHARE_ON || mode == SANDLOCK_UNSHARE_AUTO ||
+		    (p->require & ns_layers);
+	if (mode == SANDLOCK_UNSHARE_OFF) {
 		if (p->require & ns_layers) {
 			sl_seterr(res, "namespaces were required but --unshare is off");
 			return SANDLOCK_ENOSYS;
@@ -45,13 +86,7 @@ int sl_namespaces_prepare(struct sl_run *run, const struct sandlock_features *f,
 	if (!want)
 		return 0;
 	bool root = geteuid() == 0;
-	if (!root && !f->userns) {
-		if (p->unshare == SANDLOCK_UNSHARE_ON || (p->require & ns_layers)) {
-			sl_seterr(res, "unprivileged user namespaces are not available");
-			return SANDLOCK_ENOSYS;
-		}
-		return 0; /* auto: run without, the report says so */
-	}
+	(void)f; /* whether they work is learnt by trying: see sandlock_run */
 	run->clone_ns_flags = NS_NO_USER | (root ? 0 : CLONE_NEWUSER);
 	run->in_pidns = true;
 	if (!root) {
@@ -60,6 +95,7 @@ int sl_namespaces_prepare(struct sl_run *run, const struct sandlock_features *f,
 	}
 	run->mount_proc = true;
 	run->mount_tmp = true;
+	keep_under_tmp(run);
 	res->layers |= (root ? 0 : SANDLOCK_LAYER_USERNS) | SANDLOCK_LAYER_PIDNS |
 		       SANDLOCK_LAYER_MOUNTNS | SANDLOCK_LAYER_IPCNS |
 		       SANDLOCK_LAYER_NETNS | SANDLOCK_LAYER_UTSNS;
@@ -67,6 +103,16 @@ int sl_namespaces_prepare(struct sl_run *run, const struct sandlock_features *f,
 		/* root needs none; the other namespaces are active */
 	}
 	return 0;
+}
+
+/* auto: the namespaces did not work here; go on without them. */
+void sl_namespaces_disable(struct sl_run *run, struct sandlock_result *res)
+{
+	run->clone_ns_flags = 0;
+	run->in_pidns = false;
+	run->mount_proc = run->mount_tmp = false;
+	res->layers &= ~(SANDLOCK_LAYER_USERNS | SANDLOCK_LAYER_PIDNS | SANDLOCK_LAYER_MOUNTNS |
+			 SANDLOCK_LAYER_IPCNS | SANDLOCK_LAYER_NETNS | SANDLOCK_LAYER_UTSNS);
 }
 
 static int write_file(const char *path, const char *s)
@@ -79,6 +125,38 @@ static int write_file(const char *path, const char *s)
 	close(fd);
 	errno = e;
 	return n == (ssize_t)strlen(s) ? 0 : -1;
+}
+
+/* Create the mount point for path (a directory or a file, like the object
+ * open at fd) in the fresh /tmp, and bind the object there. */
+static int bind_back(int fd, const char *path)
+{
+	char buf[4096];
+	struct stat st;
+	size_t len = strlen(path);
+	if (len >= sizeof(buf) || fstat(fd, &st) != 0)
+		return -1;
+	memcpy(buf, path, len + 1);
+	for (char *c = buf + 5; *c; c++) {
+		if (*c != '/')
+			continue;
+		*c = 0;
+		if (mkdir(buf, 0755) != 0 && errno != EEXIST)
+			return -1;
+		*c = '/';
+	}
+	if (S_ISDIR(st.st_mode)) {
+		if (mkdir(buf, 0755) != 0 && errno != EEXIST)
+			return -1;
+	} else {
+		int f = open(buf, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+		if (f < 0)
+			return -1;
+		close(f);
+	}
+	char src[64];
+	snprintf(src, sizeof(src), "/proc/self/fd/%d", fd);
+	return mount(src, buf, NULL, MS_BIND | MS_REC, NULL);
 }
 
 /* In the child, already inside the new namespaces. */
@@ -109,11 +187,21 @@ int sl_namespaces_apply(const struct sl_run *run)
 	    mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) != 0)
 		return -1;
 	if (run->mount_tmp) {
+		int kfd[SL_MAX_KEEP];
+		for (int i = 0; i < run->n_keep; i++)
+			kfd[i] = open(run->keep[i], O_PATH | O_CLOEXEC);
 		char opts[64];
 		uint64_t size = run->p->mem_mb ? run->p->mem_mb : 256;
 		snprintf(opts, sizeof(opts), "mode=1777,size=%llum", (unsigned long long)size);
 		if (mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, opts) != 0)
 			return -1;
+		for (int i = 0; i < run->n_keep; i++) {
+			if (kfd[i] < 0)
+				continue;
+			if (bind_back(kfd[i], run->keep[i]) != 0)
+				return -1;
+			close(kfd[i]);
+		}
 		struct stat st;
 		if (stat("/dev/shm", &st) == 0 &&
 		    mount("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, opts) != 0)

@@ -18,7 +18,7 @@ void sandlock_policy_init(struct sandlock_policy *p)
 	p->stack_mb = 8;
 	p->uid = 65534;
 	p->gid = 65534;
-	p->unshare = SANDLOCK_UNSHARE_OFF;
+	p->unshare = SANDLOCK_UNSHARE_DEFAULT;
 	p->violation = SANDLOCK_VIOLATION_KILL;
 	p->stdin_fd = p->stdout_fd = p->stderr_fd = -1;
 	p->cancel_fd = -1;
@@ -112,7 +112,7 @@ int sandlock_policy_validate(const struct sandlock_policy *p, char *err, size_t 
 		snprintf(err, len, "unknown violation mode");
 		return SANDLOCK_EINVAL;
 	}
-	if (p->unshare > SANDLOCK_UNSHARE_OFF) {
+	if (p->unshare > SANDLOCK_UNSHARE_DEFAULT) {
 		snprintf(err, len, "unknown unshare mode");
 		return SANDLOCK_EINVAL;
 	}

@@ -26,7 +26,7 @@ int sl_scratch_create(struct sl_run *run, struct sandlock_result *res)
 	char *dir = malloc(len);
 	if (!dir)
 		return SANDLOCK_ENOMEM;
-	snprintf(dir, len, "%s/sandlock.XXXXXXXXXX", base);
+	snprintf(dir, len, "%s/sandlock.XXXXXX", base);
 	if (!mkdtemp(dir)) {
 		sl_seterr(res, "isolate-tmp: cannot create a directory in %s: %s", base,
 			  strerror(errno));

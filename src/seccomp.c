@@ -43,12 +43,14 @@ int sl_seccomp_prepare(struct sl_run *run, const struct sandlock_features *f,
 	const struct sandlock_policy *p = run->p;
 	run->use_seccomp = f->seccomp;
 	if (!f->seccomp) {
-		if (p->require & SANDLOCK_LAYER_SECCOMP || p->strict) {
-			sl_seterr(res, "seccomp is not available on this kernel");
-			return SANDLOCK_ENOSYS;
-		}
-		return 0;
+		/* The syscall filter is what every run stands on (ptrace,
+		 * --no-fork, --no-network, signals): never run without it. */
+		sl_seterr(res, "seccomp filters are not available here (kernel or a parent "
+			       "seccomp policy); refusing to run unsandboxed");
+		return SANDLOCK_ENOSYS;
 	}
+	free(run->filter_copy);
+	run->filter_copy = NULL;
 	unsigned v = 0;
 	if (p->no_network)
 		v |= SL_FV_NO_NETWORK;

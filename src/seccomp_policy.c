@@ -388,7 +388,8 @@ static scmp_filter_ctx build_main(unsigned v)
 		else if (in(always_blocked, name))
 			act = VIOLATION;
 		else if (in(network_calls, name))
-			act = (v & SL_FV_NO_NETWORK) ? VIOLATION : SCMP_ACT_ALLOW;
+			act = (v & SL_FV_NO_NETWORK) ? VIOLATION
+			    : (v & SL_FV_STRICT) ? SCMP_ACT_ERRNO(ENOSYS) : SCMP_ACT_ALLOW;
 		else if (in(process_calls, name))
 			act = (v & SL_FV_NO_FORK) ? VIOLATION : SCMP_ACT_ALLOW;
 		else if ((v & SL_FV_STRICT) && !in(strict_allowed, name))

@@ -26,7 +26,9 @@
 #include <sched.h>
 #include <signal.h>
 #include <string.h>
+#include <linux/futex.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -69,29 +71,9 @@ static void parent_death_signal(struct sl_run *run)
 	}
 }
 
-static int child_main(void *arg)
+/* The program's own setup, from Landlock to exec.  Never returns. */
+static __attribute__((noreturn)) void program_setup(struct sl_run *run)
 {
-	struct sl_run *run = arg;
-	const struct sandlock_policy *p = run->p;
-
-	/* Handlers the supervisor's process installed must not run here; an
-	 * ignored signal would stay ignored across exec. */
-	struct sigaction dfl;
-	memset(&dfl, 0, sizeof(dfl));
-	dfl.sa_handler = SIG_DFL;
-	for (int s = 1; s < NSIG; s++)
-		if (s != SIGKILL && s != SIGSTOP)
-			sigaction(s, &dfl, NULL);
-
-	if (syscall(SYS_setsid) < 0)
-		fail(run, SL_STEP_SESSION);
-	parent_death_signal(run);
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
-		fail(run, SL_STEP_NO_NEW_PRIVS);
-	if (sl_rlimits_apply(run) != 0)
-		fail(run, SL_STEP_RLIMITS);
-	if (sl_namespaces_apply(run) != 0)
-		fail(run, SL_STEP_MOUNTS);
 	if (sl_landlock_apply(run) != 0)
 		fail(run, SL_STEP_LANDLOCK);
 	if (run->workdir && chdir(run->workdir) != 0)
@@ -115,8 +97,6 @@ static int child_main(void *arg)
 		if (getrlimit(RLIMIT_NOFILE, &cur) != 0 || cur.rlim_max > run->nofile.rlim_max)
 			fail(run, SL_STEP_RLIMITS);
 	}
-	(void)p;
-
 	sigset_t none;
 	sigemptyset(&none);
 	clock_gettime(CLOCK_MONOTONIC, &run->exec_time);
@@ -140,12 +120,103 @@ static int child_main(void *arg)
 	_exit(err == ENOENT || err == ENOTDIR ? SANDLOCK_EXIT_NOTFOUND : SANDLOCK_EXIT_NOEXEC);
 }
 
+static int program_main(void *arg)
+{
+	program_setup(arg);
+}
+
+static void setup_done(struct sl_run *run)
+{
+	__atomic_store_n(&run->setup_done, 1, __ATOMIC_RELEASE);
+	syscall(SYS_futex, &run->setup_done, FUTEX_WAKE, 1, NULL, NULL, 0);
+}
+
+/*
+ * In a pid namespace the first process is an init of our own, so that the
+ * program is not pid 1 (which the kernel shields from its own signals:
+ * raise(SIGTERM) would do nothing).  It creates the program the same way
+ * the supervisor created it, then only reaps, and hands the program's
+ * status to the supervisor through the memory they share.  When it exits,
+ * the kernel kills whatever is left in the namespace.
+ */
+static __attribute__((noreturn)) void become_init(struct sl_run *run)
+{
+	char *stack = (char *)run->stack + STACK_SIZE; /* the lower half */
+	pid_t prog = clone(program_main, stack,
+			   CLONE_VM | CLONE_VFORK | CLONE_FILES | SIGCHLD, run);
+	if (prog < 0)
+		fail(run, SL_STEP_EXEC);
+	/* The program has called exec, or failed. */
+	bool failed = run->fail_step != SL_STEP_NONE || run->exec_errno;
+	/* Hold nothing of the supervisor's: not the listener, not the
+	 * program's output pipes. */
+	syscall(SYS_unshare, CLONE_FILES);
+	syscall(SYS_close_range, 0U, ~0U, 0U);
+	setup_done(run);
+	for (;;) {
+		int st;
+		pid_t w = waitpid(-1, &st, __WALL);
+		if (w == prog) {
+			run->ns_status = st;
+			__atomic_store_n(&run->ns_status_valid, !failed, __ATOMIC_RELEASE);
+			_exit(0);
+		}
+		if (w < 0 && errno == ECHILD)
+			_exit(0);
+	}
+}
+
+static int child_main(void *arg)
+{
+	struct sl_run *run = arg;
+
+	/* Handlers the supervisor's process installed must not run here; an
+	 * ignored signal would stay ignored across exec. */
+	struct sigaction dfl;
+	memset(&dfl, 0, sizeof(dfl));
+	dfl.sa_handler = SIG_DFL;
+	for (int s = 1; s < NSIG; s++)
+		if (s != SIGKILL && s != SIGSTOP)
+			sigaction(s, &dfl, NULL);
+
+	if (syscall(SYS_setsid) < 0)
+		fail(run, SL_STEP_SESSION);
+	parent_death_signal(run);
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
+		fail(run, SL_STEP_NO_NEW_PRIVS);
+	if (sl_rlimits_apply(run) != 0)
+		fail(run, SL_STEP_RLIMITS);
+	if (sl_namespaces_apply(run) != 0)
+		fail(run, SL_STEP_MOUNTS);
+	if (run->in_pidns)
+		become_init(run);
+	program_setup(run);
+}
+
+/* Wait until the child (or, in a pid namespace, the program) has called
+ * exec or failed.  Only needed without CLONE_VFORK. */
+static void wait_setup(struct sl_run *run, pid_t pid)
+{
+	struct timespec ts = { 0, 50 * 1000000 };
+	while (!__atomic_load_n(&run->setup_done, __ATOMIC_ACQUIRE)) {
+		syscall(SYS_futex, &run->setup_done, FUTEX_WAIT, 0, &ts, NULL, 0);
+		siginfo_t si;
+		si.si_pid = 0;
+		if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid)
+			return; /* died before it said so */
+	}
+}
+
 pid_t sl_spawn(struct sl_run *run, int *pidfd)
 {
-	void *stack = mmap(NULL, STACK_SIZE, PROT_READ | PROT_WRITE,
+	/* two stacks: the init's above, the program's below (pid namespace) */
+	void *stack = mmap(NULL, 2 * STACK_SIZE, PROT_READ | PROT_WRITE,
 			   MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
 	if (stack == MAP_FAILED)
 		return -1;
+	run->stack = stack;
+	run->setup_done = 0;
+	run->ns_status_valid = 0;
 	sigset_t all, old;
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
@@ -153,18 +224,34 @@ pid_t sl_spawn(struct sl_run *run, int *pidfd)
 	run->listener_fd = -1;
 	run->exec_errno = 0;
 	*pidfd = -1;
-	int flags = CLONE_VM | CLONE_VFORK | CLONE_FILES | CLONE_PIDFD | SIGCHLD |
-		    run->clone_ns_flags;
-	pid_t pid = clone(child_main, (char *)stack + STACK_SIZE, flags, run, pidfd);
+	/* The init of a pid namespace never calls exec: no CLONE_VFORK then,
+	 * it says when the program is running instead. */
+	int vfork = run->in_pidns ? 0 : CLONE_VFORK;
+	int flags = CLONE_VM | vfork | CLONE_FILES | CLONE_PIDFD | SIGCHLD | run->clone_ns_flags;
+	char *top = (char *)stack + 2 * STACK_SIZE;
+	pid_t pid = clone(child_main, top, flags, run, pidfd);
 	if (pid < 0 && errno == EINVAL) {
 		/* kernels without CLONE_PIDFD (before 5.2) */
 		flags &= ~CLONE_PIDFD;
 		*pidfd = -1;
-		pid = clone(child_main, (char *)stack + STACK_SIZE, flags, run, NULL);
+		pid = clone(child_main, top, flags, run, NULL);
 	}
 	int e = errno;
+	if (pid > 0 && !vfork)
+		wait_setup(run, pid);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	munmap(stack, STACK_SIZE);
+	if (vfork || pid < 0) {
+		munmap(stack, 2 * STACK_SIZE);
+		run->stack = NULL;
+	}
 	errno = e;
 	return pid;
+}
+
+/* After the init has been reaped: its stack goes. */
+void sl_spawn_release(struct sl_run *run)
+{
+	if (run->stack)
+		munmap(run->stack, 2 * STACK_SIZE);
+	run->stack = NULL;
 }

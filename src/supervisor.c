@@ -234,6 +234,7 @@ static void release_run(struct sl_run *run)
 	sl_environ_free(run->envp);
 	run->envp = NULL;
 	free(run->filter_copy);
+	sl_spawn_release(run);
 	run->filter_copy = NULL;
 	sl_scratch_remove(run);
 }
@@ -339,6 +340,10 @@ static int wait_loop(const struct sandlock_policy *p, struct sl_run *run, pid_t 
 		}
 	}
 	clock_gettime(CLOCK_MONOTONIC, &run->end_time);
+	/* In a pid namespace our child is the init; the program's own status
+	 * came through shared memory. */
+	if (run->in_pidns && __atomic_load_n(&run->ns_status_valid, __ATOMIC_ACQUIRE))
+		st = run->ns_status;
 	/* Whatever is left (grandchildren, processes that left their work
 	 * running) dies now, then the pipes drain to EOF. */
 	kill_tree(pid, res);
@@ -364,6 +369,9 @@ static int wait_loop(const struct sandlock_policy *p, struct sl_run *run, pid_t 
 int sandlock_run(const struct sandlock_policy *p, char *const argv[],
 		 struct sandlock_result *res)
 {
+	const unsigned ns_required = SANDLOCK_LAYER_USERNS | SANDLOCK_LAYER_PIDNS |
+				     SANDLOCK_LAYER_MOUNTNS | SANDLOCK_LAYER_IPCNS |
+				     SANDLOCK_LAYER_NETNS | SANDLOCK_LAYER_UTSNS;
 	memset(res, 0, sizeof(*res));
 	res->exit_code = -1;
 	if (!argv || !argv[0] || !argv[0][0]) {
@@ -398,15 +406,23 @@ int sandlock_run(const struct sandlock_policy *p, char *const argv[],
 	prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
 
 	struct sandlock_features f;
-	sl_probe_features(&f, p->unshare != SANDLOCK_UNSHARE_OFF && geteuid() != 0);
+	sl_probe_features(&f, false);
+	char cwd[4096];
+	run.cwd = getcwd(cwd, sizeof(cwd));
 	char *path_storage = NULL;
 	int pidfd = -1;
 	pid_t pid = -1;
 
-	if ((err = sl_namespaces_prepare(&run, &f, res)) ||
-	    (err = sl_scratch_create(&run, res)))
+	if ((err = sl_scratch_create(&run, res)) ||
+	    (err = sl_namespaces_prepare(&run, &f, res)))
 		goto failed;
-	if (!(run.envp = sl_environ_build(p, run.tmp_dir))) {
+	char wd[4096];
+	const char *wtmp = NULL;
+	if ((p->landlock || p->strict) && !p->isolate_tmp)
+		wtmp = !p->workdir ? run.cwd
+		       : p->workdir[0] == '/' ? p->workdir
+		       : realpath(p->workdir, wd);
+	if (!(run.envp = sl_environ_build(p, run.tmp_dir, wtmp))) {
 		sl_seterr(res, "out of memory");
 		err = SANDLOCK_ENOMEM;
 		goto failed;
@@ -433,8 +449,31 @@ int sandlock_run(const struct sandlock_policy *p, char *const argv[],
 		goto failed;
 
 	pid = sl_spawn(&run, &pidfd);
+	/* --unshare auto: namespaces refused here (a container, a sysctl, a
+	 * parent seccomp policy)?  Run without them; the report says so. */
+	if (sl_unshare_mode(p) == SANDLOCK_UNSHARE_AUTO && run.clone_ns_flags &&
+	    !(p->require & ns_required) &&
+	    (pid < 0 || run.fail_step == SL_STEP_MOUNTS || run.fail_step == SL_STEP_USERNS)) {
+		if (pid > 0) {
+			int st;
+			kill(pid, SIGKILL);
+			while (waitpid(pid, &st, __WALL) < 0 && errno == EINTR)
+				;
+			close_fd(&pidfd);
+			if (run.listener_fd >= 0)
+				close(run.listener_fd);
+		}
+		sl_spawn_release(&run);
+		sl_namespaces_disable(&run, res);
+		if ((err = sl_seccomp_prepare(&run, &f, res)))
+			goto failed;
+		pid = sl_spawn(&run, &pidfd);
+	}
 	if (pid < 0) {
-		sl_seterr(res, "cannot create the sandboxed process: %s", strerror(errno));
+		if (run.clone_ns_flags)
+			sl_seterr(res, "namespaces are not available here: %s", strerror(errno));
+		else
+			sl_seterr(res, "cannot create the sandboxed process: %s", strerror(errno));
 		err = SANDLOCK_ESYSTEM;
 		goto failed;
 	}

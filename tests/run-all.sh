@@ -15,7 +15,10 @@ cp "$BUILD/sandlock" "$STAGE/bin/sandlock"
 ln "$STAGE/bin/sandlock" "$STAGE/bin/sandbox_exec"
 cp -r "$ROOT/tests" "$STAGE/tests"
 for src in "$ROOT"/tests/progs/*.c; do
-	cc -O1 -pthread "$src" -o "$STAGE/progs/$(basename "$src" .c)" || exit 1
+	name=$(basename "$src" .c)
+	libs=
+	[ "$name" = nolayer ] && libs=-lseccomp
+	cc -O1 -pthread "$src" -o "$STAGE/progs/$name" $libs || exit 1
 done
 chmod -R a+rX "$STAGE"
 

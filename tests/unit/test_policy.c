@@ -32,7 +32,7 @@ static void clean_env_is_an_allow_list(void **state)
 	sandlock_policy_add_keep_env(&p, "EVAL_*");
 	sandlock_policy_add_env(&p, "MODE=judge");
 	sandlock_policy_add_env(&p, "PATH=/opt/bin");
-	char **env = sl_environ_build(&p, NULL);
+	char **env = sl_environ_build(&p, NULL, NULL);
 	assert_non_null(env);
 	assert_null(find(env, "SECRET_TOKEN"));
 	assert_null(find(env, "LD_PRELOAD"));
@@ -56,7 +56,7 @@ static void inherited_env_and_scratch(void **state)
 	setenv("KEEP_ME", "1", 1);
 	struct sandlock_policy p;
 	sandlock_policy_init(&p);
-	char **env = sl_environ_build(&p, "/tmp/sandlock.abc");
+	char **env = sl_environ_build(&p, "/tmp/sandlock.abc", NULL);
 	assert_string_equal(find(env, "KEEP_ME"), "1");
 	assert_string_equal(find(env, "TMPDIR"), "/tmp/sandlock.abc");
 	assert_string_equal(find(env, "HOME"), "/tmp/sandlock.abc");

@@ -1,0 +1,216 @@
+#!/bin/bash
+# Isolation layers: Landlock, /proc, scratch space, namespaces, strict mode,
+# fail-closed --require, and hosts missing a layer (simulated).
+# Each attack is shown to work without the layer and to be contained with it,
+# judged by evidence (bytes read, files written, connections made).
+set -u
+. "$(dirname "$0")/lib.sh"
+S=$SANDLOCK
+P=${PROGS:?}
+ME=$(id -u)
+FEAT=$($S --features)
+has() { echo "$FEAT" | grep -q "^$1: yes"; }
+# Processes of the grader run as the program's uid: the worst case (as root
+# the program runs as 65534, so the victim does too).
+AS_PROGRAM=()
+[ "$ME" = 0 ] && AS_PROGRAM=(runuser -u nobody --)
+N="$P/nolayer"
+# a grader process with a secret in its environment
+start_victim() {
+	"${AS_PROGRAM[@]}" env GRADER_SECRET="$SECRET" sleep 30 &
+	local w=$!
+	sleep 0.2
+	victim=$(pgrep -P $w -x sleep || echo $w)
+}
+BARE=()   # a prefix for the run without the layer
+
+# A grader's directory with the expected answers, readable by the program's
+# uid (the worst case: same uid, or world-readable files).
+G="$WORK/grader"; SUB="$WORK/sub"
+mkdir -p "$G" "$SUB"
+SECRET="answer-$RANDOM$RANDOM"
+echo "$SECRET" >"$G/expected.txt"
+chmod 755 "$G"; chmod 644 "$G/expected.txt"; chmod 777 "$SUB"
+chmod 1777 "$G" # writable too: the canary test needs a target the uid could write
+
+# attack NAME LAYER-FLAGS -- PROGRAM...: evidence is the secret on stdout or a
+# canary file; run bare (no layer) then with the layer.
+contained() { # NAME EVIDENCE-CHECK-CMD FLAGS... -- CMD...
+	local name=$1 check=$2
+	shift 2
+	local flags=() cmd
+	while [ "$1" != -- ]; do flags+=("$1"); shift; done
+	shift
+	rm -f "$G/canary" /tmp/sandlock-canary-$ME "$WORK/ev"
+	"${BARE[@]}" $S --workdir "$SUB" -- "$@" >"$WORK/ev" 2>&1
+	if ! eval "$check"; then fail "$name: attack does not work without the layer: $(head -c 200 "$WORK/ev")"; return; fi
+	rm -f "$G/canary" /tmp/sandlock-canary-$ME "$WORK/ev"
+	$S --workdir "$SUB" "${flags[@]}" -- "$@" >"$WORK/ev" 2>&1
+	if eval "$check"; then fail "$name: not contained by ${flags[*]}"; else pass "$name contained by ${flags[*]}"; fi
+}
+read_secret='grep -q "$SECRET" "$WORK/ev"'
+wrote_canary='[ -e "$G/canary" ]'
+
+if has landlock; then
+	R="$PY -c"
+	contained "read answers by absolute path" "$read_secret" --landlock -- $R "print(open('$G/expected.txt').read())"
+	contained "read answers through .." "$read_secret" --landlock -- $R "print(open('../grader/expected.txt').read())"
+	ln -sf "$G/expected.txt" "$SUB/link"
+	contained "read answers through a planted symlink" "$read_secret" --landlock -- $R "print(open('link').read())"
+	rm -f "$SUB/link"
+	contained "read answers through /proc/self/root" "$read_secret" --landlock -- $R "print(open('/proc/self/root$G/expected.txt').read())"
+	contained "read answers through /proc/self/cwd" "$read_secret" --landlock -- $R "print(open('/proc/self/cwd/../grader/expected.txt').read())"
+	contained "read answers with openat2" "$read_secret" --landlock -- $R "
+import ctypes, os, struct
+how = struct.pack('QQQ', os.O_RDONLY, 0, 0)
+fd = ctypes.CDLL(None, use_errno=True).syscall(437, -100, b'$G/expected.txt', how, len(how))
+print(os.read(fd, 100) if fd >= 0 else 'denied')"
+	contained "write a canary into the grader's directory" "$wrote_canary" --landlock -- $R "open('$G/canary', 'w').write('x')"
+	contained "write a canary into /tmp" '[ -e /tmp/sandlock-canary-$ME ]' --landlock -- $R "open('/tmp/sandlock-canary-$ME', 'w').write('x')"
+	rm -f /tmp/sandlock-canary-$ME
+	contained "explicit --ro does not allow the grader dir" "$read_secret" --ro /usr --ro /lib --ro /lib64 --rw "$SUB" -- /bin/cat "$G/expected.txt"
+	# a grader process holding a secret in its environment
+	start_victim
+	BARE=("$N" landlock --)
+	contained "read a grader process's environ" "$read_secret" --landlock -- $R "print(open('/proc/$victim/environ').read())"
+	contained "read a grader process's maps" 'grep -q "sleep" "$WORK/ev"' --landlock -- $R "print(open('/proc/$victim/maps').read())"
+	contained "read a grader process's environ (default profile)" "$read_secret" --no-fork -- $R "print(open('/proc/$victim/environ').read())"
+	BARE=()
+	kill $victim 2>/dev/null; wait $victim 2>/dev/null
+	# honest programs under the default rules
+	expect_status "landlock: python with stdlib imports" 0 $S --landlock --workdir "$SUB" -- $PY -c 'import json, re, os, threading, hashlib, decimal, sqlite3, collections; print(os.listdir("/proc/self/fd"))'
+	expect_status "landlock: write scratch files in the workdir" 0 $S --landlock --workdir "$SUB" -- $PY -c 'open("scratch.txt","w").write("x"); import os; os.remove("scratch.txt")'
+	if command -v gcc >/dev/null; then
+		printf '#include <stdio.h>\nint main(void){puts("compiled ok");return 0;}\n' >"$SUB/hello.c"
+		chmod 666 "$SUB/hello.c"
+		expect_status "landlock: gcc compiles in the workdir and the result runs" 0 $S --landlock --nproc 50 --workdir "$SUB" -- /bin/sh -c 'gcc hello.c -o hello && ./hello'
+		expect_status "strict: gcc compiles in the workdir and the result runs" 0 $S --strict --nproc 50 --workdir "$SUB" -- /bin/sh -c 'gcc hello.c -o hello && ./hello'
+		expect_status "strict + no-fork: the compiled program runs" 0 $S --strict --no-fork --no-network --clean-env --workdir "$SUB" -- ./hello
+	fi
+	if command -v node >/dev/null; then
+		expect_status "landlock: node runs" 0 $S --landlock --workdir "$SUB" -- node -e 'console.log([1,2,3].map(x=>x*2).join())'
+		expect_status "strict: node runs" 0 $S --strict --workdir "$SUB" -- node -e 'console.log(require("path").join("a","b"))'
+	fi
+	expect_status "strict: python runs" 0 $S --strict --no-fork --no-network --clean-env --workdir "$SUB" -- $PY -c 'import json, threading; t = threading.Thread(target=print, args=("t",)); t.start(); t.join()'
+	expect_status "strict: unknown syscalls get ENOSYS" 0 $S --strict --workdir "$SUB" -- $PY -c '
+import ctypes
+libc = ctypes.CDLL(None, use_errno=True)
+assert libc.syscall(162) == -1 and ctypes.get_errno() == 38   # sync: not in the profile
+assert libc.syscall(470) == -1 and ctypes.get_errno() == 38   # newer than the policy
+'
+	contained "strict: socket refused even without --no-network" 'grep -q CONNECTED "$WORK/ev"' --strict -- $PY -c '
+import socket
+s = socket.socket(); s.settimeout(1)
+try: s.connect(("127.0.0.1", 9)); print("CONNECTED")
+except ConnectionRefusedError: print("CONNECTED")  # the call reached the network stack
+'
+	expect_status "memfd exec is blocked" 159 $S --landlock --workdir "$SUB" -- $PY -c 'import os; os.memfd_create("x")'
+else
+	skip "landlock tests: the kernel has no Landlock"
+fi
+
+# abstract unix sockets and signals are scoped to the sandbox (Landlock ABI 6)
+if has landlock_scope; then
+	$PY - "$WORK/conn" <<'PYEOF' &
+import socket, sys, time
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.bind("\0sandlock-grader-%d" % __import__("os").getuid()); s.listen(5); s.settimeout(20)
+try:
+    while True:
+        c, _ = s.accept(); open(sys.argv[1], "a").write("connected\n"); c.close()
+except Exception: pass
+PYEOF
+	lpid=$!
+	sleep 0.3
+	BARE=("$N" landlock --)
+	contained "connect to the grader's abstract unix socket" 'grep -q "^ok" "$WORK/ev"' --landlock -- $PY -c "
+import socket, os
+s = socket.socket(socket.AF_UNIX); s.connect('\0sandlock-grader-%d' % $ME); print('ok')"
+	kill $lpid 2>/dev/null; wait $lpid 2>/dev/null
+	BARE=()
+fi
+
+# /dev/shm and /tmp persistence between runs
+expect_status "write /dev/shm (no namespaces: persists)" 0 $S -- $PY -c "open('/dev/shm/sandlock-persist-$ME', 'w').write('x')"
+if [ -e /dev/shm/sandlock-persist-$ME ]; then pass "/dev/shm write persists without the layer"; else fail "/dev/shm baseline"; fi
+rm -f /dev/shm/sandlock-persist-$ME
+printf "import os\nprint(os.getcwd())\n" >"$SUB/s.py"; chmod 644 "$SUB/s.py"
+if has pidns || [ "$ME" = 0 ]; then
+	$S --unshare on -- $PY -c "open('/dev/shm/sandlock-persist-$ME', 'w').write('x'); open('/tmp/sandlock-persist-$ME', 'w').write('x')" >/dev/null 2>&1
+	if [ -e /dev/shm/sandlock-persist-$ME ] || [ -e /tmp/sandlock-persist-$ME ]; then fail "unshare: /dev/shm and /tmp are private"; else pass "unshare: /dev/shm and /tmp are private"; fi
+	rm -f /dev/shm/sandlock-persist-$ME /tmp/sandlock-persist-$ME
+	out=$($S --unshare on -- /bin/sh -c 'ls /proc | grep -c "^[0-9]"')
+	if [ "$out" -le 4 ]; then pass "unshare: /proc shows only the sandbox ($out)"; else fail "unshare: /proc shows $out processes"; fi
+	start_victim
+	BARE=("$N" landlock --)
+	contained "unshare: read a grader process's environ" "$read_secret" --unshare on -- $PY -c "print(open('/proc/$victim/environ').read())"
+	kill $victim 2>/dev/null; wait $victim 2>/dev/null
+	BARE=()
+	contained "unshare: connect to a TCP port on the host" 'grep -q CONNECTED "$WORK/ev"' --unshare on -- $PY -c '
+import socket
+s = socket.socket(); s.settimeout(1)
+try: s.connect(("127.0.0.1", 9)); print("CONNECTED")
+except ConnectionRefusedError: print("CONNECTED")
+except OSError as e: print("no route", e)'
+	expect_status "unshare: signals to itself work (not pid 1)" 143 $S --unshare on -- $PY -c 'import os, signal; os.kill(os.getpid(), signal.SIGTERM)'
+	expect_status "unshare: submission under /tmp stays visible" 0 $S --unshare on --workdir / -- $PY "$SUB/s.py"
+fi
+
+# private scratch space
+out=$($S --isolate-tmp -- $PY -c '
+import os, stat
+d = os.environ["TMPDIR"]; st = os.stat(d)
+open(os.path.join(d, "f"), "w").write("x")
+print(d, oct(stat.S_IMODE(st.st_mode)), st.st_uid == os.getuid(), os.environ["HOME"] == d)')
+d=${out%% *}
+if [ "${out#* }" = "0o700 True True" ] && [ ! -e "$d" ]; then pass "isolate-tmp: private 0700 dir owned by the program, removed after"; else fail "isolate-tmp: $out (exists after: $([ -e "$d" ] && echo yes))"; fi
+$S --isolate-tmp --timeout 0.5 -- $PY -c 'import os, time; open(os.environ["TMPDIR"] + "/f", "w"); print(os.environ["TMPDIR"], flush=True); time.sleep(10)' >"$WORK/iso" 2>&1
+d=$(head -1 "$WORK/iso")
+if [ -n "$d" ] && [ ! -e "$d" ]; then pass "isolate-tmp: removed after a wall timeout"; else fail "isolate-tmp after timeout: $d"; fi
+# two concurrent runs cannot touch each other's files
+$S --isolate-tmp -- $PY -c 'import os, time; p = os.environ["TMPDIR"]; open(p + "/mine", "w").write("x"); print(p, flush=True); time.sleep(2)' >"$WORK/first" &
+first=$!
+for i in $(seq 40); do [ -s "$WORK/first" ] && break; sleep 0.05; done
+other=$(cat "$WORK/first" 2>/dev/null)
+[ -n "$other" ] || fail "isolate-tmp: first run did not start"
+$S --isolate-tmp -- $PY -c "
+import os
+try: print(os.listdir('$other')); os.remove('$other/mine'); print('TOUCHED')
+except OSError as e: print('denied', e)" >"$WORK/iso2" 2>&1
+wait $first
+if grep -q TOUCHED "$WORK/iso2" || grep -q "'mine'" "$WORK/iso2"; then fail "isolate-tmp: concurrent runs isolated: $(cat "$WORK/iso2")"; else pass "isolate-tmp: concurrent runs isolated"; fi
+
+# fail closed: --require, and hosts without a layer (simulated by a parent
+# seccomp policy, as container runtimes and serverless platforms impose)
+N="$P/nolayer"
+# a grader process with a secret in its environment
+start_victim() {
+	"${AS_PROGRAM[@]}" env GRADER_SECRET="$SECRET" sleep 30 &
+	local w=$!
+	sleep 0.2
+	victim=$(pgrep -P $w -x sleep || echo $w)
+}
+
+expect_status "require a layer the host has" 0 $S --require seccomp,seccomp_notify,no_new_privs -- /bin/true
+if [ -x "$N" ]; then
+	expect_status "no landlock: --landlock fails closed" 125 $N landlock -- $S --landlock -- /bin/true
+	expect_status "no landlock: --require landlock fails closed" 125 $N landlock -- $S --require landlock -- /bin/true
+	expect_status "no landlock: --require landlock-scope fails closed" 125 $N landlock -- $S --require landlock-scope -- /bin/true
+	expect_status "no landlock: default profile still runs" 0 $N landlock -- $S --no-fork -- /bin/true
+	if $N landlock -- $S --features | grep -q '^landlock: no'; then pass "no landlock: --features says so"; else fail "no landlock: --features"; fi
+	expect_status "no seccomp: refuses to run unsandboxed" 125 $N seccomp -- $S -- /bin/true
+	$N notify -- $S --report "$WORK/n.json" --no-fork -- $PY -c 'import os; os.fork()' >/dev/null 2>&1
+	expect_json "no user notification: blocked call still kills" "$WORK/n.json" verdict syscall_blocked
+	expect_json "no user notification: the report says so" "$WORK/n.json" layers.seccomp_notify false
+	if [ "$ME" != 0 ]; then
+		expect_status "no userns: --unshare on fails closed" 125 $N userns -- $S --unshare on -- /bin/true
+		expect_status "no userns: --require pidns fails closed" 125 $N userns -- $S --unshare auto --require pidns -- /bin/true
+		$N userns -- $S --unshare auto --report "$WORK/u.json" -- /bin/true
+		expect_json "no userns: auto runs without, and says so" "$WORK/u.json" layers.pidns false
+	fi
+	$S --unshare auto --report "$WORK/u.json" -- /bin/true
+	expect_json "userns available: auto uses it" "$WORK/u.json" layers.pidns true
+else
+	skip "nolayer helper not built"
+fi
+summary isolation

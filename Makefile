@@ -76,7 +76,7 @@ check: all unit
 # Everything once more under AddressSanitizer and UndefinedBehaviorSanitizer
 # (dynamic link: the sanitizers need it).
 asan-check:
-	$(MAKE) BUILD=build-asan STATIC= CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" LDFLAGS="-fsanitize=address,undefined" check
+	SANDLOCK_TEST_TINY_KB=16384 $(MAKE) BUILD=build-asan STATIC= CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" LDFLAGS="-fsanitize=address,undefined" check
 
 # Build, then run a real job: a Python submission under the original
 # command line, with its JSON report.

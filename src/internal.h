@@ -11,6 +11,11 @@
 #include <sys/resource.h>
 #include <time.h>
 
+/* Code that runs in the child before exec, on a stack of our own, sharing
+ * the supervisor's memory: kept out of sanitizer instrumentation (which
+ * would allocate, and warn about the foreign stack). */
+#define SL_CHILD __attribute__((no_sanitize("address", "undefined")))
+
 #define SL_MAX_EXEC_PATHS 64
 #define SL_MAX_KEEP 32
 

@@ -194,7 +194,7 @@ int sl_landlock_prepare(struct sl_run *run, const struct sandlock_features *f,
 
 /* In the child: its own /proc/<pid> (read-only, so Python, glibc and Node
  * find their /proc/self), then enforce. */
-int sl_landlock_apply(const struct sl_run *run)
+SL_CHILD int sl_landlock_apply(const struct sl_run *run)
 {
 	if (run->landlock_fd < 0)
 		return 0;

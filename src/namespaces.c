@@ -115,7 +115,7 @@ void sl_namespaces_disable(struct sl_run *run, struct sandlock_result *res)
 			 SANDLOCK_LAYER_IPCNS | SANDLOCK_LAYER_NETNS | SANDLOCK_LAYER_UTSNS);
 }
 
-static int write_file(const char *path, const char *s)
+SL_CHILD static int write_file(const char *path, const char *s)
 {
 	int fd = open(path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
@@ -129,7 +129,7 @@ static int write_file(const char *path, const char *s)
 
 /* Create the mount point for path (a directory or a file, like the object
  * open at fd) in the fresh /tmp, and bind the object there. */
-static int bind_back(int fd, const char *path)
+SL_CHILD static int bind_back(int fd, const char *path)
 {
 	char buf[4096];
 	struct stat st;
@@ -160,7 +160,7 @@ static int bind_back(int fd, const char *path)
 }
 
 /* In the child, already inside the new namespaces. */
-int sl_namespaces_apply(const struct sl_run *run)
+SL_CHILD int sl_namespaces_apply(const struct sl_run *run)
 {
 	if (!run->clone_ns_flags)
 		return 0;

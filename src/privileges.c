@@ -14,7 +14,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-int sl_privileges_drop(const struct sl_run *run)
+SL_CHILD int sl_privileges_drop(const struct sl_run *run)
 {
 	if (!run->drop_privs)
 		return 0;

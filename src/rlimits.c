@@ -64,7 +64,7 @@ void sl_rlimits_prepare(struct sl_run *run)
 
 /* In the child.  Unlimited means "leave what was inherited": an
  * unprivileged process cannot raise a hard limit anyway. */
-int sl_rlimits_apply(const struct sl_run *run)
+SL_CHILD int sl_rlimits_apply(const struct sl_run *run)
 {
 	for (int i = 0; i < run->n_rl; i++) {
 		struct rlimit l = run->rl[i].lim;

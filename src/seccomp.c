@@ -96,7 +96,7 @@ int sl_seccomp_prepare(struct sl_run *run, const struct sandlock_features *f,
 
 /* In the child: patch and install.  The listener (if any) lands in the
  * descriptor table the child still shares with the supervisor. */
-int sl_seccomp_install(struct sl_run *run)
+SL_CHILD int sl_seccomp_install(struct sl_run *run)
 {
 	uint32_t self = (uint32_t)syscall(SYS_getpid);
 	struct sock_filter *f = run->filter_copy;

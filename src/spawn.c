@@ -43,14 +43,14 @@
 
 #define STACK_SIZE (256 * 1024)
 
-static __attribute__((noreturn)) void fail(struct sl_run *run, enum sl_step step)
+SL_CHILD static __attribute__((noreturn)) void fail(struct sl_run *run, enum sl_step step)
 {
 	run->fail_errno = errno ? errno : EPERM;
 	run->fail_step = step;
 	_exit(SANDLOCK_EXIT_FAILURE);
 }
 
-static void close_above_2(void)
+SL_CHILD static void close_above_2(void)
 {
 	if (syscall(SYS_close_range, 3U, ~0U, 0U) == 0)
 		return;
@@ -61,7 +61,7 @@ static void close_above_2(void)
 }
 
 /* Die with the supervisor; and if it died before this took effect, stop. */
-static void parent_death_signal(struct sl_run *run)
+SL_CHILD static void parent_death_signal(struct sl_run *run)
 {
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0)
 		fail(run, SL_STEP_PDEATHSIG);
@@ -72,7 +72,7 @@ static void parent_death_signal(struct sl_run *run)
 }
 
 /* The program's own setup, from Landlock to exec.  Never returns. */
-static __attribute__((noreturn)) void program_setup(struct sl_run *run)
+SL_CHILD static __attribute__((noreturn)) void program_setup(struct sl_run *run)
 {
 	if (sl_landlock_apply(run) != 0)
 		fail(run, SL_STEP_LANDLOCK);
@@ -120,12 +120,12 @@ static __attribute__((noreturn)) void program_setup(struct sl_run *run)
 	_exit(err == ENOENT || err == ENOTDIR ? SANDLOCK_EXIT_NOTFOUND : SANDLOCK_EXIT_NOEXEC);
 }
 
-static int program_main(void *arg)
+SL_CHILD static int program_main(void *arg)
 {
 	program_setup(arg);
 }
 
-static void setup_done(struct sl_run *run)
+SL_CHILD static void setup_done(struct sl_run *run)
 {
 	__atomic_store_n(&run->setup_done, 1, __ATOMIC_RELEASE);
 	syscall(SYS_futex, &run->setup_done, FUTEX_WAKE, 1, NULL, NULL, 0);
@@ -139,7 +139,7 @@ static void setup_done(struct sl_run *run)
  * status to the supervisor through the memory they share.  When it exits,
  * the kernel kills whatever is left in the namespace.
  */
-static __attribute__((noreturn)) void become_init(struct sl_run *run)
+SL_CHILD static __attribute__((noreturn)) void become_init(struct sl_run *run)
 {
 	char *stack = (char *)run->stack + STACK_SIZE; /* the lower half */
 	pid_t prog = clone(program_main, stack,
@@ -166,7 +166,7 @@ static __attribute__((noreturn)) void become_init(struct sl_run *run)
 	}
 }
 
-static int child_main(void *arg)
+SL_CHILD static int child_main(void *arg)
 {
 	struct sl_run *run = arg;
 

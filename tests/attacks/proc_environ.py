@@ -1,0 +1,16 @@
+# attack: proc_environ
+# flags: --no-fork --no-network --clean-env --cpu 5 --mem 256
+# setup: victim
+# evidence: /proc/VICTIM/environ of a grader-side process of the same uid (holding the secret) is read and printed
+# escaped-if: secret_leaked
+# xfail: issue 4 (other same-uid processes' /proc entries are readable without Landlock or a PID namespace)
+# variant: landlock | --landlock --no-fork --no-network --clean-env --cpu 5 --mem 256
+# variant: userns | --unshare on --no-fork --no-network --clean-env --cpu 5 --mem 256
+import os, sys
+EV = sys.argv[1]
+A = dict(a.split("=", 1) for a in sys.argv[2:] if "=" in a)
+os.write(1, b"ATTACK-STARTED\n")
+try:
+    sys.stdout.write(open('/proc/%s/environ' % A['victim'], 'rb').read().replace(b'\0', b'\n').decode('latin-1'))
+except OSError as e:
+    print('environ:', e)

@@ -1,0 +1,10 @@
+# attack: sh_external
+# flags: --no-fork --no-network --clean-env --cpu 5 --mem 256
+# evidence: bash runs an external command (/bin/sh) under --no-fork; it leaves canary child_ran
+# escaped-if: ev child_ran
+# variant: - | --no-fork --clean-env --cpu 5 --mem 256 | network-allowed
+# note: bash cannot start under --no-network (glibc NSS calls socket(AF_UNIX) at startup), hence the network-allowed variant
+EV=$1; shift
+for a in "$@"; do case $a in *=*) printf -v "A_${a%%=*}" "%s" "${a#*=}" ;; esac; done
+echo ATTACK-STARTED
+/bin/sh -c 'echo external > "$0/child_ran"' "$EV"

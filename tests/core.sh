@@ -129,6 +129,37 @@ $S --report "$WORK/u.json" -- /bin/true
 peak=$(json "$WORK/u.json" peak_kb)
 if [ "$peak" -le "${SANDLOCK_TEST_TINY_KB:-4096}" ]; then pass "tiny program looks tiny ($peak KB)"; else fail "tiny program peak $peak KB"; fi
 
+# the cap with a grandchild holding the pipe open: exactly the cap, no hang
+start=$(date +%s)
+verdict "output limit, grandchild holds the pipe" output_limit 137 --max-output 1000 -- /bin/sh -c "sleep 20 & $P/spew 1000000"
+if [ "$(wc -c <"$WORK/out")" = 1000 ] && [ $(( $(date +%s) - start )) -lt 10 ]; then pass "output cap with a grandchild: exact and prompt"; else fail "output cap with a grandchild"; fi
+verdict "under the cap, grandchild holds the pipe" ok 0 --max-output 100000 -- /bin/sh -c "sleep 20 & echo done"
+if [ "$(cat "$WORK/out")" = done ] && [ $(( $(date +%s) - start )) -lt 15 ]; then pass "run ends when the program does"; else fail "run ends when the program does"; fi
+# --stdin/--stdout/--stderr files: created 0600, never through a symlink
+echo "7 8" >"$WORK/in.txt"; chmod 644 "$WORK/in.txt"
+$S --stdin "$WORK/in.txt" --stdout "$WORK/o.txt" --stderr "$WORK/e.txt" -- $PY -c 'import sys; print(sum(map(int, sys.stdin.read().split()))); print("err", file=sys.stderr)'
+if [ "$(cat "$WORK/o.txt")" = 15 ] && [ "$(cat "$WORK/e.txt")" = err ] && [ "$(stat -c %a "$WORK/o.txt")" = 600 ]; then pass "stdio files"; else fail "stdio files: $(cat "$WORK/o.txt") $(stat -c %a "$WORK/o.txt")"; fi
+ln -s "$WORK/victim" "$WORK/planted"
+expect_status "stdout never through a symlink" 125 $S --stdout "$WORK/planted" -- /bin/echo x
+if [ ! -e "$WORK/victim" ]; then pass "planted symlink not followed"; else fail "planted symlink followed"; fi
+# a long-lived JSON-RPC worker over stdio, many requests both ways
+$PY - "$S" "$P/rpc_worker.py" <<'PYEOF' >"$WORK/rpc" 2>&1
+import json, subprocess, sys
+p = subprocess.Popen([sys.argv[1], "--no-fork", "--no-network", "--clean-env", "--", "/usr/bin/python3", sys.argv[2]],
+                     stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+ok = 0
+for i in range(200):
+    body = json.dumps({"jsonrpc": "2.0", "id": i, "method": "sum", "params": [i, i, 1]}).encode()
+    p.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body); p.stdin.flush()
+    n = int(p.stdout.readline().split(b":")[1]); p.stdout.readline()
+    r = json.loads(p.stdout.read(n))
+    ok += r["id"] == i and r["result"] == 2 * i + 1
+body = b'{"jsonrpc":"2.0","id":-1,"method":"exit"}'
+p.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body); p.stdin.close()
+print("rpc", ok, p.wait())
+PYEOF
+if grep -q "^rpc 200 0$" "$WORK/rpc"; then pass "JSON-RPC worker over stdio (200 requests)"; else fail "JSON-RPC worker: $(cat "$WORK/rpc")"; fi
+
 # ---- honest programs ----
 expect_status "python 4 threads under --mem 256" 0 $S $ORIG -- $PY -c '
 import threading, json, re, hashlib

@@ -14,6 +14,7 @@ mkdir -p "$STAGE/bin" "$STAGE/progs"
 cp "$BUILD/sandlock" "$STAGE/bin/sandlock"
 ln "$STAGE/bin/sandlock" "$STAGE/bin/sandbox_exec"
 cp -r "$ROOT/tests" "$STAGE/tests"
+cp "$ROOT"/tests/progs/*.py "$STAGE/progs/"
 for src in "$ROOT"/tests/progs/*.c; do
 	name=$(basename "$src" .c)
 	libs=

@@ -136,6 +136,8 @@ struct sandlock_policy {
 	bool no_network;        /* no socket can be created or used */
 	bool no_fork;           /* no new process; threads still work */
 	bool clean_env;         /* only PATH, HOME, LANG, TMPDIR + env + keep_env */
+	bool no_jit;            /* no writable+executable or executable anonymous
+				   memory (breaks JITs: Node.js, the JVM) */
 	enum sandlock_violation violation;
 	struct sandlock_strlist env;      /* "NAME=VALUE" set in the child */
 	struct sandlock_strlist keep_env; /* glob patterns kept under clean_env */

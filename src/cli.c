@@ -23,6 +23,8 @@ const char sl_cli_usage[] =
 "Security:\n"
 "  --no-network         no socket can be created or used\n"
 "  --no-fork            no new processes (threads still work)\n"
+"  --no-jit             no executable memory the program writes itself\n"
+"                       (W^X; breaks JIT runtimes such as Node.js and Java)\n"
 "  --clean-env          only PATH, HOME, LANG, TMPDIR (+ --env, --keep-env)\n"
 "  --env NAME=VALUE     set a variable (repeatable)\n"
 "  --keep-env PATTERN   keep variables matching a glob, e.g. 'EVAL_*'\n"
@@ -54,7 +56,7 @@ enum {
 	O_MAXOUT, O_NONET, O_NOFORK, O_CLEANENV, O_ENV, O_KEEPENV, O_WORKDIR,
 	O_USER, O_VIOLATION, O_LANDLOCK, O_RO, O_RW, O_ISOTMP, O_UNSHARE,
 	O_STRICT, O_REQUIRE, O_STDIN, O_STDOUT, O_STDERR, O_REPORT, O_REPORTFD,
-	O_FEATURES, O_HELP, O_VERSION,
+	O_FEATURES, O_HELP, O_VERSION, O_NOJIT,
 };
 
 static const struct option options[] = {
@@ -69,6 +71,7 @@ static const struct option options[] = {
 	{ "no-network", no_argument, 0, O_NONET },
 	{ "no-fork", no_argument, 0, O_NOFORK },
 	{ "clean-env", no_argument, 0, O_CLEANENV },
+	{ "no-jit", no_argument, 0, O_NOJIT },
 	{ "env", required_argument, 0, O_ENV },
 	{ "keep-env", required_argument, 0, O_KEEPENV },
 	{ "workdir", required_argument, 0, O_WORKDIR },
@@ -228,6 +231,7 @@ int sl_cli_parse(int argc, char **argv, struct sl_cli *cli, char *err, size_t er
 		case O_NONET: p->no_network = true; break;
 		case O_NOFORK: p->no_fork = true; break;
 		case O_CLEANENV: p->clean_env = true; break;
+		case O_NOJIT: p->no_jit = true; break;
 		case O_ENV:
 			if (sandlock_policy_add_env(p, a) != 0)
 				FAIL("invalid value for --env: '%s' (NAME=VALUE)", a);

@@ -56,6 +56,9 @@ struct sl_run {
 	struct { int resource; struct rlimit lim; } rl[8];
 	int n_rl;
 	struct rlimit nofile; bool set_nofile;
+	struct rlimit nproc; bool set_nproc;
+	bool own_userns;         /* a user namespace of its own for counting */
+	volatile int own_userns_ok;
 
 	/* identity */
 	char **envp;
@@ -113,6 +116,7 @@ void sl_probe_features(struct sandlock_features *f, bool userns);
 /* rlimits.c */
 void sl_rlimits_prepare(struct sl_run *run);
 int sl_rlimits_apply(const struct sl_run *run); /* child */
+int sl_rlimits_apply_nproc(const struct sl_run *run); /* child */
 
 /* environ.c */
 char **sl_environ_build(const struct sandlock_policy *p, const char *tmpdir,
@@ -128,8 +132,12 @@ int sl_seccomp_prepare(struct sl_run *run, const struct sandlock_features *f,
 		       struct sandlock_result *res);
 int sl_seccomp_install(struct sl_run *run); /* child */
 /* Handle one notification; returns 1 if a violation was recorded. */
+struct sl_notify_state {
+	bool mem_refused;        /* the kernel or we refused an allocation */
+	uint64_t shared_bytes;   /* shared anonymous memory granted */
+};
 int sl_seccomp_handle(int listener, struct sandlock_result *res,
-		      const struct sandlock_policy *p, bool *mem_refused);
+		      const struct sandlock_policy *p, struct sl_notify_state *ns);
 const char *sl_syscall_name(uint32_t arch, int nr, char *buf, size_t len);
 
 /* landlock.c */
@@ -141,6 +149,7 @@ int sl_landlock_apply(const struct sl_run *run); /* child */
 int sl_namespaces_prepare(struct sl_run *run, const struct sandlock_features *f,
 			  struct sandlock_result *res);
 int sl_namespaces_apply(const struct sl_run *run); /* child */
+void sl_userns_own_count(struct sl_run *run); /* child */
 enum sandlock_unshare sl_unshare_mode(const struct sandlock_policy *p);
 void sl_namespaces_disable(struct sl_run *run, struct sandlock_result *res);
 

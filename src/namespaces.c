@@ -20,6 +20,7 @@
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #define NS_NO_USER (CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWNET)
@@ -157,6 +158,41 @@ SL_CHILD static int bind_back(int fd, const char *path)
 	char src[64];
 	snprintf(src, sizeof(src), "/proc/self/fd/%d", fd);
 	return mount(src, buf, NULL, MS_BIND | MS_REC, NULL);
+}
+
+/*
+ * RLIMIT_NPROC counts every process of the user, so a sandbox running as
+ * the grader's uid (or as 65534 beside other runs) could not start its
+ * threads.  Since Linux 5.14 the count is kept per user namespace: a user
+ * namespace of the run's own, created after the privilege drop and before
+ * the limit is set (the kernel holds the parent level to the limit in
+ * force at creation), makes --nproc count the run's processes only.  The
+ * program keeps its uid, mapped to itself, and has no capability after
+ * exec.  Where user namespaces are refused, the limit counts per user, as
+ * it always did.
+ */
+SL_CHILD void sl_userns_own_count(struct sl_run *run)
+{
+	run->own_userns_ok = 0;
+	if (!run->own_userns || (run->clone_ns_flags & CLONE_NEWUSER))
+		return;
+	uid_t uid = (uid_t)syscall(SYS_geteuid);
+	gid_t gid = (gid_t)syscall(SYS_getegid);
+	if (syscall(SYS_unshare, CLONE_NEWUSER) != 0)
+		return;
+	/* a new user namespace comes with a full bounding set: empty it */
+	for (unsigned long cap = 0; cap <= 63; cap++)
+		if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0)
+			break;
+	char um[32], gm[32];
+	snprintf(um, sizeof(um), "%u %u 1\n", uid, uid);
+	snprintf(gm, sizeof(gm), "%u %u 1\n", gid, gid);
+	/* see sl_namespaces_apply on dumpability */
+	prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
+	int r = write_file("/proc/self/setgroups", "deny") |
+		write_file("/proc/self/uid_map", um) | write_file("/proc/self/gid_map", gm);
+	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+	run->own_userns_ok = r == 0;
 }
 
 /* In the child, already inside the new namespaces. */

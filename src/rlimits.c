@@ -48,8 +48,10 @@ void sl_rlimits_prepare(struct sl_run *run)
 	}
 	if (p->fsize_mb)
 		add(run, RLIMIT_FSIZE, mb(p->fsize_mb));
-	if (p->nproc)
-		add(run, RLIMIT_NPROC, p->nproc);
+	/* processes: applied after the run has its own user namespace, so
+	 * that only the run's processes count (see sl_userns_own_count) */
+	run->set_nproc = p->nproc != 0;
+	run->nproc.rlim_cur = run->nproc.rlim_max = p->nproc;
 	if (p->stack_mb)
 		add(run, RLIMIT_STACK, mb(p->stack_mb));
 	add(run, RLIMIT_CORE, 0);
@@ -60,6 +62,19 @@ void sl_rlimits_prepare(struct sl_run *run)
 	 * closed down), so the sandbox's own setup never hits it */
 	run->set_nofile = p->nofile != 0;
 	run->nofile.rlim_cur = run->nofile.rlim_max = p->nofile;
+}
+
+/* In the child, after the user namespace step. */
+SL_CHILD int sl_rlimits_apply_nproc(const struct sl_run *run)
+{
+	if (!run->set_nproc)
+		return 0;
+	struct rlimit l = run->nproc, cur;
+	if (getrlimit(RLIMIT_NPROC, &cur) != 0)
+		return -1;
+	if (l.rlim_max > cur.rlim_max)
+		l.rlim_max = l.rlim_cur = cur.rlim_max;
+	return setrlimit(RLIMIT_NPROC, &l);
 }
 
 /* In the child.  Unlimited means "leave what was inherited": an

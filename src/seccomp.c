@@ -64,7 +64,7 @@ int sl_seccomp_prepare(struct sl_run *run, const struct sandlock_features *f,
 	run->filter_len = sl_filters[v].len;
 	run->want_listener = false;
 	/* requests above a quarter of the memory limit are shown to us */
-	run->big_alloc = p->mem_mb ? ((p->mem_mb << 20) / 4) : UINT64_MAX;
+	run->big_alloc = p->mem_mb ? ((p->mem_mb << 20) / 4) : (uint64_t)INT64_MAX;
 	run->probe_action = SECCOMP_RET_ALLOW;
 	if (f->seccomp_notify) {
 		/* errno mode too: the supervisor answers EPERM and learns the name */
@@ -106,6 +106,8 @@ SL_CHILD int sl_seccomp_install(struct sl_run *run)
 			f[i].k = run->violation_action;
 		else if (BPF_CLASS(f[i].code) == BPF_RET && f[i].k == SL_PH_MEMPROBE)
 			f[i].k = run->probe_action;
+		else if (BPF_CLASS(f[i].code) == BPF_RET && f[i].k == SL_PH_EXECMEM)
+			f[i].k = run->p->no_jit ? (SECCOMP_RET_ERRNO | EACCES) : SECCOMP_RET_ALLOW;
 		else if (BPF_CLASS(f[i].code) == BPF_JMP && BPF_SRC(f[i].code) == BPF_K) {
 			if (f[i].k == SL_PH_SELF)
 				f[i].k = self;
@@ -153,7 +155,8 @@ const char *sl_syscall_name(uint32_t arch, int nr, char *buf, size_t len)
 
 /* A large allocation: will the kernel refuse it?  RLIMIT_DATA counts
  * private writable mappings, RLIMIT_AS everything (see rlimits.c). */
-static bool refused_allocation(const struct seccomp_notif *n, uint64_t mem_mb)
+static bool refused_allocation(const struct seccomp_notif *n, uint64_t mem_mb,
+			       struct sl_notify_state *ns, bool *shared_anon)
 {
 	char path[64], buf[256];
 	snprintf(path, sizeof(path), "/proc/%u/statm", n->pid);
@@ -173,14 +176,23 @@ static bool refused_allocation(const struct seccomp_notif *n, uint64_t mem_mb)
 	uint64_t limit = mem_mb << 20, as = limit * 4 < (1ull << 30) ? (1ull << 30) : limit * 4;
 	uint64_t grow;
 	bool counts_as_data;
+	*shared_anon = false;
 	if (n->data.nr == __NR_mmap) {
 		grow = n->data.args[1];
 		counts_as_data = (n->data.args[2] & PROT_WRITE) && !(n->data.args[3] & MAP_SHARED);
+		*shared_anon = (n->data.args[3] & (MAP_SHARED | MAP_ANONYMOUS)) ==
+			       (MAP_SHARED | MAP_ANONYMOUS);
 	} else { /* mremap(old, old_len, new_len, ...) */
 		grow = n->data.args[2] > n->data.args[1] ? n->data.args[2] - n->data.args[1] : 0;
 		counts_as_data = true;
 	}
-	return (counts_as_data && data * page + grow > limit) || size * page + grow > as;
+	/* Shared anonymous memory is counted by no rlimit: we count it, with
+	 * the data segment, against the limit (never decreasing: unmapping
+	 * is not seen, so this errs on the side of refusing). */
+	if (*shared_anon)
+		return data * page + ns->shared_bytes + grow > limit;
+	return (counts_as_data && data * page + ns->shared_bytes + grow > limit) ||
+	       size * page + grow > as;
 }
 
 static void respond(int listener, uint64_t id, int error, bool cont)
@@ -194,7 +206,7 @@ static void respond(int listener, uint64_t id, int error, bool cont)
 }
 
 int sl_seccomp_handle(int listener, struct sandlock_result *res,
-		      const struct sandlock_policy *p, bool *mem_refused)
+		      const struct sandlock_policy *p, struct sl_notify_state *ns)
 {
 	union {
 		struct seccomp_notif n;
@@ -206,10 +218,20 @@ int sl_seccomp_handle(int listener, struct sandlock_result *res,
 	const struct seccomp_notif *n = &u.n;
 	if (n->data.arch == AUDIT_ARCH_X86_64 &&
 	    (n->data.nr == __NR_mmap || n->data.nr == __NR_mremap)) {
-		/* only large allocations come here, and they may run */
-		if (refused_allocation(n, p->mem_mb))
-			*mem_refused = true;
-		respond(listener, n->id, 0, true);
+		/* Large allocations and shared anonymous memory come here.
+		 * What RLIMIT_DATA/AS will refuse anyway may run (the kernel
+		 * refuses it); shared memory over the limit we refuse. */
+		bool shared = false;
+		if (!p->mem_mb) {
+			respond(listener, n->id, 0, true);
+		} else if (refused_allocation(n, p->mem_mb, ns, &shared)) {
+			ns->mem_refused = true;
+			respond(listener, n->id, shared ? -ENOMEM : 0, !shared);
+		} else {
+			if (shared)
+				ns->shared_bytes += n->data.args[1];
+			respond(listener, n->id, 0, true);
+		}
 		return 0;
 	}
 	if (!res->blocked_syscall[0]) {

@@ -14,6 +14,8 @@
 #define SL_PH_VIOLATION_ERRNO 0xfedu
 #define SL_PH_VIOLATION (0x00050000u | SL_PH_VIOLATION_ERRNO)
 #define SL_PH_MEMPROBE_ERRNO 0xfecu
+#define SL_PH_EXECMEM_ERRNO 0xfebu
+#define SL_PH_EXECMEM (0x00050000u | SL_PH_EXECMEM_ERRNO)
 #define SL_PH_MEMPROBE (0x00050000u | SL_PH_MEMPROBE_ERRNO)
 /* the size above which an allocation is shown to the supervisor */
 #define SL_PH_BIG_ALLOC_HI 0x1357u

@@ -31,7 +31,9 @@
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <termios.h>
 
 #ifndef CLONE_NEWTIME
@@ -46,6 +48,7 @@
 #define LOW32 0xffffffffu
 #define VIOLATION SCMP_ACT_ERRNO(SL_PH_VIOLATION_ERRNO)
 #define MEMPROBE SCMP_ACT_ERRNO(SL_PH_MEMPROBE_ERRNO)
+#define EXECMEM SCMP_ACT_ERRNO(SL_PH_EXECMEM_ERRNO)
 #define MAX_NR 1024
 #define DEFAULT_ACTION SCMP_ACT_ERRNO(EPERM)
 
@@ -77,8 +80,7 @@ static const char *const always_blocked[] = {
 	"open_by_handle_at", "name_to_handle_at", "lookup_dcookie",
 	"nfsservctl", "uselib", "_sysctl", "vhangup", "syslog", "mknod",
 	"mknodat",
-	/* code that never touched the disk: Landlock does not see memfds */
-	"memfd_create", "memfd_secret", "vmsplice",
+	"vmsplice",
 	/* SysV IPC and POSIX message queues outlive the run */
 	"shmget", "shmat", "shmctl", "shmdt", "semget", "semop", "semctl",
 	"semtimedop", "msgget", "msgsnd", "msgrcv", "msgctl", "mq_open",
@@ -90,6 +92,19 @@ static const char *const always_blocked[] = {
 	"setuid", "setgid", "setreuid", "setregid", "setresuid", "setresgid",
 	"setfsuid", "setfsgid", "setgroups", "capset",
 	NULL,
+};
+
+/* Refused as if the kernel lacked them (ENOSYS), because honest libraries
+ * try them and fall back: libffi (Python's ctypes callbacks) tries a memfd
+ * before plain memory.  memfds are code that never touched the disk, which
+ * Landlock does not see. */
+static const char *const absent[] = { "memfd_create", "memfd_secret", NULL };
+
+/* Socket queries that programs make on their standard descriptors (bash
+ * asks whether stdin is a socket): under --no-network they answer that
+ * nothing is a socket. */
+static const char *const socket_queries[] = {
+	"getsockname", "getpeername", "getsockopt", NULL,
 };
 
 static const char *const network_calls[] = {
@@ -147,7 +162,7 @@ static const char *const conditional[] = {
 	"setpriority", "sched_setaffinity", "sched_setscheduler",
 	"sched_setparam", "sched_setattr", "prlimit64", "ioprio_set",
 	"get_robust_list", "ioctl", "fcntl", "prctl", "execveat", "mmap",
-	"mremap", "rt_sigaction", NULL,
+	"mremap", "rt_sigaction", "socket", "mprotect", "pkey_mprotect", NULL,
 };
 
 static bool in(const char *const *list, const char *name)
@@ -215,6 +230,24 @@ static int block_unless_0_or_all(scmp_filter_ctx c, const char *name, unsigned i
 		r |= rule1(c, VIOLATION, name, masked(i, bit | sign, sign));
 	}
 	return r;
+}
+
+struct refused {
+	uint32_t value, action;
+};
+static int all_but(scmp_filter_ctx c, uint32_t act, const char *name, unsigned i,
+		   const struct refused *r, size_t n);
+
+/* socket: with --no-network every family is a violation but AF_UNIX, which
+ * the C library itself tries at start-up (glibc asks nscd for user names:
+ * bash does it) and which fails quietly with EACCES instead. */
+static int socket_rules(scmp_filter_ctx c, unsigned v)
+{
+	if (v & SL_FV_NO_NETWORK) {
+		static const struct refused unix_only[] = { { AF_UNIX, SCMP_ACT_ERRNO(EACCES) } };
+		return all_but(c, VIOLATION, "socket", 0, unix_only, 1);
+	}
+	return rule0(c, (v & SL_FV_STRICT) ? SCMP_ACT_ERRNO(ENOSYS) : SCMP_ACT_ALLOW, "socket");
 }
 
 /* Signals go only to ourselves and our process group.  The kernel reads
@@ -291,12 +324,12 @@ static int clone_rules(scmp_filter_ctx c, unsigned v)
  * mask", so the complement is spelled as the prefixes of a binary trie of
  * the refused values: at most 32 rules per refused value, none of which
  * matches a refused value. */
-static int cover(scmp_filter_ctx c, const char *name, unsigned i,
+static int cover(scmp_filter_ctx c, uint32_t act, const char *name, unsigned i,
 		 uint32_t prefix, unsigned depth, const uint32_t *vals, size_t n)
 {
 	if (n == 0) {
 		uint32_t mask = depth ? ~0u << (32 - depth) : 0;
-		return rule1(c, SCMP_ACT_ALLOW, name, masked(i, mask, prefix));
+		return rule1(c, act, name, masked(i, mask, prefix));
 	}
 	if (depth == 32)
 		return 0;
@@ -308,16 +341,13 @@ static int cover(scmp_filter_ctx c, const char *name, unsigned i,
 		else
 			zero[nz++] = vals[k];
 	}
-	return cover(c, name, i, prefix, depth + 1, zero, nz) |
-	       cover(c, name, i, prefix | bit, depth + 1, one, no);
+	return cover(c, act, name, i, prefix, depth + 1, zero, nz) |
+	       cover(c, act, name, i, prefix | bit, depth + 1, one, no);
 }
 
-struct refused {
-	uint32_t value, action;
-};
-
-static int allow_all_but(scmp_filter_ctx c, const char *name, unsigned i,
-			 const struct refused *r, size_t n)
+/* Every other value of argument i takes action act. */
+static int all_but(scmp_filter_ctx c, uint32_t act, const char *name, unsigned i,
+		   const struct refused *r, size_t n)
 {
 	uint32_t vals[8];
 	int ret = 0;
@@ -325,7 +355,60 @@ static int allow_all_but(scmp_filter_ctx c, const char *name, unsigned i,
 		vals[k] = r[k].value;
 		ret |= rule1(c, r[k].action, name, eq32(i, r[k].value));
 	}
-	return ret | cover(c, name, i, 0, 0, vals, n);
+	return ret | cover(c, act, name, i, 0, 0, vals, n);
+}
+
+static int allow_all_but(scmp_filter_ctx c, const char *name, unsigned i,
+			 const struct refused *r, size_t n)
+{
+	return all_but(c, SCMP_ACT_ALLOW, name, i, r, n);
+}
+
+
+static int rule3(scmp_filter_ctx c, uint32_t act, const char *name, struct scmp_arg_cmp a,
+		 struct scmp_arg_cmp b, struct scmp_arg_cmp d)
+{
+	int nr = seccomp_syscall_resolve_name(name);
+	if (nr == __NR_SCMP_ERROR || act == DEFAULT_ACTION)
+		return 0;
+	struct scmp_arg_cmp v[3] = { a, b, d };
+	return seccomp_rule_add_array(c, act, nr, 3, v);
+}
+
+/*
+ * Memory.  Large requests and every shared anonymous mapping (which
+ * RLIMIT_DATA does not count) are shown to the supervisor, which accounts
+ * for them.  Memory both writable and executable, and executable anonymous
+ * memory (code the program wrote itself), take the EXECMEM placeholder:
+ * allowed by default, because JIT compilers need it (V8 in Node.js, the
+ * JVM), refused with EACCES under --no-jit.  A filter has no "else", so the
+ * cases are spelled out so that rules of different actions never overlap.
+ */
+static int memory_rules(scmp_filter_ctx c)
+{
+	const uint32_t W = PROT_WRITE, X = PROT_EXEC, SH = MAP_SHARED, AN = MAP_ANONYMOUS;
+	struct scmp_arg_cmp small = cmp1(1, SCMP_CMP_LE, SL_PH_BIG_ALLOC);
+	struct scmp_arg_cmp big = cmp1(1, SCMP_CMP_GT, SL_PH_BIG_ALLOC);
+	struct scmp_arg_cmp file = masked(3, AN, 0), private_anon = masked(3, SH | AN, AN);
+	struct scmp_arg_cmp not_w = masked(2, W, 0), not_x = masked(2, X, 0);
+	int r = 0;
+	r |= rule1(c, EXECMEM, "mmap", masked(2, W | X, W | X));
+	r |= rule2(c, EXECMEM, "mmap", masked(3, AN, AN), masked(2, X, X));
+	r |= rule3(c, SCMP_ACT_ALLOW, "mmap", small, file, not_w);
+	r |= rule3(c, SCMP_ACT_ALLOW, "mmap", small, file, not_x);
+	r |= rule3(c, SCMP_ACT_ALLOW, "mmap", small, private_anon, not_x);
+	r |= rule3(c, MEMPROBE, "mmap", big, file, not_w);
+	r |= rule3(c, MEMPROBE, "mmap", big, file, not_x);
+	r |= rule3(c, MEMPROBE, "mmap", big, private_anon, not_x);
+	r |= rule2(c, MEMPROBE, "mmap", masked(3, SH | AN, SH | AN), not_x);
+	/* mprotect cannot tell file from anonymous memory: adding PROT_EXEC
+	 * at all is what code injection needs */
+	static const char *const protect[] = { "mprotect", "pkey_mprotect", NULL };
+	for (const char *const *n = protect; *n; n++) {
+		r |= rule1(c, EXECMEM, *n, masked(2, X, X));
+		r |= rule1(c, SCMP_ACT_ALLOW, *n, masked(2, X, 0));
+	}
+	return r;
 }
 
 /* Calls allowed except for a few argument values. */
@@ -345,10 +428,13 @@ static int argument_rules(scmp_filter_ctx c)
 	const struct refused fcntls[] = { { F_SETOWN, EPERM_ }, { F_SETOWN_EX, EPERM_ } };
 	r |= allow_all_but(c, "fcntl", 1, fcntls, 2);
 	/* Rewriting our memory map's description; inviting a tracer. */
+	/* ... and clearing the parent-death signal, which would let the
+	 * program outlive a killed sandbox. */
 	static const struct refused prctls[] = {
 		{ PR_SET_MM, VIOLATION }, { PR_SET_PTRACER, VIOLATION },
+		{ PR_SET_PDEATHSIG, SCMP_ACT_ERRNO(EPERM) },
 	};
-	r |= allow_all_but(c, "prctl", 0, prctls, 2);
+	r |= allow_all_but(c, "prctl", 0, prctls, 3);
 	/* SIGXFSZ keeps its default action: the program may neither ignore
 	 * nor catch it (CPython ignores it at start-up), so passing --fsize
 	 * always ends the run as file_size_limit.  The call "succeeds"
@@ -357,8 +443,7 @@ static int argument_rules(scmp_filter_ctx c)
 	r |= allow_all_but(c, "rt_sigaction", 0, sigactions, 1);
 	/* Large memory requests are shown to the supervisor (which lets them
 	 * run) so that a refused allocation is judged memory_limit exactly. */
-	r |= rule1(c, SCMP_ACT_ALLOW, "mmap", cmp1(1, SCMP_CMP_LE, SL_PH_BIG_ALLOC));
-	r |= rule1(c, MEMPROBE, "mmap", cmp1(1, SCMP_CMP_GT, SL_PH_BIG_ALLOC));
+	r |= memory_rules(c);
 	r |= rule1(c, SCMP_ACT_ALLOW, "mremap", cmp1(2, SCMP_CMP_LE, SL_PH_BIG_ALLOC));
 	r |= rule1(c, MEMPROBE, "mremap", cmp1(2, SCMP_CMP_GT, SL_PH_BIG_ALLOC));
 	/* exec of a descriptor (fexecve): a file Landlock may never have seen. */
@@ -387,6 +472,10 @@ static scmp_filter_ctx build_main(unsigned v)
 			act = 0; /* below */
 		else if (in(always_blocked, name))
 			act = VIOLATION;
+		else if (in(absent, name))
+			act = SCMP_ACT_ERRNO(ENOSYS);
+		else if ((v & SL_FV_NO_NETWORK) && in(socket_queries, name))
+			act = SCMP_ACT_ERRNO(ENOTSOCK);
 		else if (in(network_calls, name))
 			act = (v & SL_FV_NO_NETWORK) ? VIOLATION
 			    : (v & SL_FV_STRICT) ? SCMP_ACT_ERRNO(ENOSYS) : SCMP_ACT_ALLOW;
@@ -400,6 +489,7 @@ static scmp_filter_ctx build_main(unsigned v)
 		if (act)
 			r |= seccomp_rule_add(c, act, nr, 0);
 	}
+	r |= socket_rules(c, v);
 	r |= signal_rules(c, v);
 	r |= self_only_rules(c);
 	r |= clone_rules(c, v);

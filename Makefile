@@ -36,11 +36,11 @@ $(BUILD)/seccomp_filters.c: $(BUILD)/genfilter
 $(BUILD)/%.o: src/%.c src/internal.h include/sandlock.h src/seccomp_filters.h | $(BUILD)/.dir
 	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS_ALL) -c $< -o $@
 $(BUILD)/%.pic.o: src/%.c src/internal.h include/sandlock.h src/seccomp_filters.h | $(BUILD)/.dir
-	$(CC) $(WARN) $(CFLAGS) -fPIC $(CPPFLAGS_ALL) -c $< -o $@
+	$(CC) $(WARN) $(CFLAGS) -fPIC -fvisibility=hidden $(CPPFLAGS_ALL) -c $< -o $@
 $(BUILD)/seccomp_filters.o: $(BUILD)/seccomp_filters.c
 	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS_ALL) -c $< -o $@
 $(BUILD)/seccomp_filters.pic.o: $(BUILD)/seccomp_filters.c
-	$(CC) $(WARN) $(CFLAGS) -fPIC $(CPPFLAGS_ALL) -c $< -o $@
+	$(CC) $(WARN) $(CFLAGS) -fPIC -fvisibility=hidden $(CPPFLAGS_ALL) -c $< -o $@
 
 $(BUILD)/libsandlock.a: $(LIB_OBJ)
 	rm -f $@ && ar rcs $@ $^
@@ -70,13 +70,19 @@ $(BUILD)/test_%: tests/unit/test_%.c $(BUILD)/cli.o $(BUILD)/libsandlock.a
 unit: $(TEST_BIN)
 	@for t in $(TEST_BIN); do $$t || exit 1; done
 
-check: all unit
+# Every test: unit tests, then the black-box suites as root and as an
+# ordinary user, then everything once more under the sanitizers.
+check: check-suite asan-check
+
+check-suite: all unit
 	tests/run-all.sh $(BUILD)
 
-# Everything once more under AddressSanitizer and UndefinedBehaviorSanitizer
-# (dynamic link: the sanitizers need it).
+# AddressSanitizer and UndefinedBehaviorSanitizer (dynamic link: the
+# sanitizers need it), as root; any report aborts the run and fails the suite.
 asan-check:
-	SANDLOCK_TEST_TINY_KB=16384 $(MAKE) BUILD=build-asan STATIC= CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" LDFLAGS="-fsanitize=address,undefined" check
+	SANDLOCK_TEST_TINY_KB=16384 SANDLOCK_ATTACKS_SKIP=env_ld_preload SANDLOCK_CHECK_USER=no ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 \
+	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+	$(MAKE) BUILD=build-asan STATIC= CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" LDFLAGS="-fsanitize=address,undefined" check-suite
 
 # Build, then run a real job: a Python submission under the original
 # command line, with its JSON report.
@@ -102,8 +108,9 @@ install: all
 	install -m 0644 $(BUILD)/sandlock.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/sandlock.pc
 	install -m 0644 man/sandlock.1 $(DESTDIR)$(PREFIX)/share/man/man1/sandlock.1
 	install -m 0644 man/sandlock.3 $(DESTDIR)$(PREFIX)/share/man/man3/sandlock.3
+	install -m 0644 man/sandbox_exec.1 $(DESTDIR)$(PREFIX)/share/man/man1/sandbox_exec.1
 
 clean:
 	rm -rf build build-asan
 
-.PHONY: all demo deps static unit check asan-check bench install clean
+.PHONY: all demo deps static unit check check-suite asan-check bench install clean

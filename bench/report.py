@@ -37,7 +37,12 @@ def label(n):
     return LABELS.get(n, n)
 
 
+SNAP = {}  # the snapshot of the binary that was measured -> the path it was copied from
+
+
 def rel(s):
+    for k, v in SNAP.items():
+        s = s.replace(k, v)
     return s.replace(ROOT.rstrip("/") + "/", "")
 
 
@@ -132,6 +137,8 @@ def main():
             k, v = l.split(": ", 1)
             machine[k] = v
     mi = lambda k: machine.get(k, "?")
+    if machine.get("sandlock_snapshot") and machine.get("sandlock"):
+        SNAP[machine["sandlock_snapshot"]] = machine["sandlock"]
     ST, SP = Runner("startup-true.txt"), Runner("startup-python.txt")
 
     tput = {}
@@ -190,8 +197,9 @@ def main():
     p("Ratios are *paired*: each round runs every configuration once, in rotating order")
     p("(A B C…, B C A…, …), and a ratio is the median over rounds of the per-round ratio,")
     p("with its 10th–90th percentile. Failed runs (non-zero exit, e.g. 125 for an")
-    p("option that is not implemented or a layer the kernel lacks) are counted and left")
-    p("out of the timings.\n")
+    p("option that is not implemented or a layer the kernel lacks; `spawn_failed`: the binary")
+    p("could not be started at all) are counted and left out of the timings. The floor")
+    p("programs, the emulated predecessor and the method are described in `bench/README.md`.\n")
     if mi("quick") == "1":
         p("> **Smoke run (`BENCH_QUICK=1`)**: few rounds and short loops, so the figures")
         p("> and verdicts below are only indicative. Run `make -C bench run` for the real ones.\n")
@@ -202,6 +210,7 @@ def main():
                     ("uname -m", "architecture"), ("cpu", "CPU"), ("memory", "memory"),
                     ("virtualization", "virtualization"), ("user", "user"), ("gcc", "compiler"),
                     ("libseccomp", "libseccomp"), ("sandlock --version", "sandlock"),
+                    ("sandlock_sha256", "sandlock binary (sha256, first 16 hex digits)"),
                     ("bwrap", "bubblewrap"), ("firejail", "firejail"), ("python", "python"),
                     ("elapsed_s", "suite run time (s)"),
                     ("loadavg_start", "load average (1, 5, 15 min) at start"),
@@ -212,7 +221,9 @@ def main():
     p("\n".join(features) if features else "(sandlock not built)")
     p("```\n")
     p("The load average shows whether other work shared the machine during the run;")
-    p("it widens the spread; pairing the rounds limits, but does not remove, its effect on the ratios.\n")
+    p("it widens the spread; pairing the rounds limits, but does not remove, its effect on the ratios.")
+    p("The sandlock binary was copied to a temporary directory at the start and that copy")
+    p("was measured (shown as `build/sandlock` below), so a rebuild during the run changes nothing.\n")
 
     # ------------------------------------------------------------ targets
     p("## Targets of issue 6\n")

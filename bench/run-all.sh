@@ -29,7 +29,7 @@ QUICK=${BENCH_QUICK:-0}
 if [ "$QUICK" = 1 ]; then
     D_TRUE=20 D_PY=3 D_WARM=1 D_SN=100000 D_SR=1 D_TS=0.5 D_K=30 D_MEM=2 D_SLEEP=0.1 D_SREPS=1
 else
-    D_TRUE=300 D_PY=60 D_WARM=3 D_SN=5000000 D_SR=3 D_TS=10 D_K=500 D_MEM=5 D_SLEEP=0.2 D_SREPS=2
+    D_TRUE=300 D_PY=60 D_WARM=3 D_SN=5000000 D_SR=5 D_TS=10 D_K=500 D_MEM=5 D_SLEEP=0.2 D_SREPS=2
 fi
 ROUNDS_TRUE=${BENCH_ROUNDS_TRUE:-$D_TRUE}
 ROUNDS_PY=${BENCH_ROUNDS_PY:-$D_PY}
@@ -53,6 +53,17 @@ log() { printf '[bench %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 qcmd() { local out="" a; for a in "$@"; do out+="$(printf '%q' "$a") "; done; printf '%s' "${out% }"; }
 
 HAVE_SANDLOCK=0; [ -x "$SANDLOCK" ] && HAVE_SANDLOCK=1
+# Measure a snapshot of the binary: a rebuild of build/sandlock while the suite
+# runs (other work on the same tree) must not change or remove what is measured.
+SANDLOCK_ORIG=$SANDLOCK
+SANDLOCK_SHA=-
+if [ $HAVE_SANDLOCK = 1 ]; then
+    SNAPDIR=$(mktemp -d "${TMPDIR:-/tmp}/sandlock-bench.XXXXXX")
+    trap 'rm -rf "$SNAPDIR"' EXIT
+    cp "$SANDLOCK_ORIG" "$SNAPDIR/sandlock" && chmod 755 "$SNAPDIR" "$SNAPDIR/sandlock"
+    SANDLOCK="$SNAPDIR/sandlock"
+    SANDLOCK_SHA=$(sha256sum "$SANDLOCK" | cut -c1-16)
+fi
 HAVE_BWRAP=0; command -v bwrap >/dev/null 2>&1 && HAVE_BWRAP=1
 HAVE_FIREJAIL=0; command -v firejail >/dev/null 2>&1 && HAVE_FIREJAIL=1
 HAVE_GNUPLOT=0; command -v gnuplot >/dev/null 2>&1 && HAVE_GNUPLOT=1
@@ -91,7 +102,9 @@ log "machine"
     echo "bwrap: $([ $HAVE_BWRAP = 1 ] && bwrap --version 2>&1 | head -1 || echo 'not installed')"
     echo "firejail: $([ $HAVE_FIREJAIL = 1 ] && firejail --version 2>&1 | head -1 || echo 'not installed')"
     echo "python: $($PY --version 2>&1)"
-    echo "sandlock: $SANDLOCK"
+    echo "sandlock: $SANDLOCK_ORIG"
+    echo "sandlock_snapshot: $SANDLOCK"
+    echo "sandlock_sha256: $SANDLOCK_SHA"
     if [ $HAVE_SANDLOCK = 1 ]; then
         echo "sandlock --version: $("$SANDLOCK" --version 2>&1 | head -1)"
         echo "sandlock --features:"

@@ -38,6 +38,9 @@
 extern "C" {
 #endif
 
+/* The library exports these names only. */
+#define SANDLOCK_API __attribute__((visibility("default")))
+
 #define SANDLOCK_VERSION_MAJOR 0
 #define SANDLOCK_VERSION_MINOR 3
 #define SANDLOCK_VERSION_PATCH 0
@@ -58,7 +61,7 @@ enum sandlock_error {
 	SANDLOCK_ENOMEM = -4,
 	SANDLOCK_ESYSTEM = -5,  /* a system call of the supervisor failed */
 };
-const char *sandlock_strerror(int err);
+SANDLOCK_API const char *sandlock_strerror(int err);
 
 /* What happened to the program. */
 enum sandlock_verdict {
@@ -74,7 +77,7 @@ enum sandlock_verdict {
 	SANDLOCK_SETUP_FAILED,     /* the program never started */
 	SANDLOCK_VERDICT_COUNT
 };
-const char *sandlock_verdict_name(enum sandlock_verdict v);
+SANDLOCK_API const char *sandlock_verdict_name(enum sandlock_verdict v);
 
 /* The layers; a run reports which were active as a bit set. */
 enum sandlock_layer {
@@ -98,12 +101,14 @@ enum sandlock_layer {
 	SANDLOCK_LAYER_COUNT = 17
 };
 /* Name of one layer bit ("seccomp", "landlock", ...), NULL if unknown. */
-const char *sandlock_layer_name(unsigned layer_bit);
+SANDLOCK_API const char *sandlock_layer_name(unsigned layer_bit);
 /* Parse a layer name into its bit; 0 if unknown. */
-unsigned sandlock_layer_from_name(const char *name);
+SANDLOCK_API unsigned sandlock_layer_from_name(const char *name);
 
-/* DEFAULT: off, except that --isolate-tmp uses a mount namespace where it
- * can (a fresh /tmp hides other runs' scratch directories). */
+/* DEFAULT: where the kernel allows it, a run that may fork gets a pid
+ * namespace (so nothing outlives the run, even if the sandbox is killed)
+ * and --isolate-tmp a fresh /tmp (hiding other runs' scratch directories);
+ * a --no-fork run without --isolate-tmp gets none. */
 enum sandlock_unshare { SANDLOCK_UNSHARE_AUTO, SANDLOCK_UNSHARE_ON, SANDLOCK_UNSHARE_OFF,
 			SANDLOCK_UNSHARE_DEFAULT };
 enum sandlock_violation { SANDLOCK_VIOLATION_KILL, SANDLOCK_VIOLATION_ERRNO };
@@ -164,15 +169,15 @@ struct sandlock_policy {
 	bool verbose;           /* diagnostics on stderr */
 };
 
-void sandlock_policy_init(struct sandlock_policy *p);
-void sandlock_policy_release(struct sandlock_policy *p);
-int sandlock_policy_add_env(struct sandlock_policy *p, const char *name_eq_value);
-int sandlock_policy_add_keep_env(struct sandlock_policy *p, const char *pattern);
-int sandlock_policy_add_ro(struct sandlock_policy *p, const char *path);
-int sandlock_policy_add_rw(struct sandlock_policy *p, const char *path);
-int sandlock_policy_set_str(char **field, const char *value);
+SANDLOCK_API void sandlock_policy_init(struct sandlock_policy *p);
+SANDLOCK_API void sandlock_policy_release(struct sandlock_policy *p);
+SANDLOCK_API int sandlock_policy_add_env(struct sandlock_policy *p, const char *name_eq_value);
+SANDLOCK_API int sandlock_policy_add_keep_env(struct sandlock_policy *p, const char *pattern);
+SANDLOCK_API int sandlock_policy_add_ro(struct sandlock_policy *p, const char *path);
+SANDLOCK_API int sandlock_policy_add_rw(struct sandlock_policy *p, const char *path);
+SANDLOCK_API int sandlock_policy_set_str(char **field, const char *value);
 /* Check a policy; on error writes one line into err (errlen bytes). */
-int sandlock_policy_validate(const struct sandlock_policy *p, char *err, size_t errlen);
+SANDLOCK_API int sandlock_policy_validate(const struct sandlock_policy *p, char *err, size_t errlen);
 
 /* What happened. */
 struct sandlock_result {
@@ -199,11 +204,11 @@ struct sandlock_result {
  * result->error says why, verdict setup_failed).  Never runs the program
  * with fewer layers than the policy requires.
  */
-int sandlock_run(const struct sandlock_policy *p, char *const argv[],
+SANDLOCK_API int sandlock_run(const struct sandlock_policy *p, char *const argv[],
 		 struct sandlock_result *result);
 
 /* Write the result as one line of JSON (see docs/interface.md). */
-int sandlock_report_json(const struct sandlock_policy *p,
+SANDLOCK_API int sandlock_report_json(const struct sandlock_policy *p,
 			 const struct sandlock_result *r, int fd);
 
 /* What this kernel offers, as a layer bit set, plus the Landlock ABI. */
@@ -212,9 +217,9 @@ struct sandlock_features {
 	int landlock_abi;       /* 0: none */
 	bool userns, pdeathsig, close_range, pidfd;
 };
-void sandlock_probe_features(struct sandlock_features *f);
+SANDLOCK_API void sandlock_probe_features(struct sandlock_features *f);
 /* Print the features, one line per layer. */
-void sandlock_print_features(const struct sandlock_features *f, int fd);
+SANDLOCK_API void sandlock_print_features(const struct sandlock_features *f, int fd);
 
 #ifdef __cplusplus
 }

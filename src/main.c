@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,10 +56,12 @@ int main(int argc, char **argv)
 	}
 	if (cli.report_path) {
 		/* Never through a symlink someone planted; /dev/stdout and
-		 * /dev/fd/N are the caller's own descriptors. */
-		int nofollow = strncmp(cli.report_path, "/dev/", 5) ? O_NOFOLLOW : 0;
-		report_fd = open(cli.report_path,
-				 O_WRONLY | O_CREAT | O_TRUNC | nofollow | O_CLOEXEC, 0600);
+		 * /dev/fd/N are the caller's own descriptors, appended to
+		 * (truncating one would cut the program's own output). */
+		bool dev = !strncmp(cli.report_path, "/dev/", 5);
+		int flags = dev ? O_WRONLY | O_APPEND
+				: O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW;
+		report_fd = open(cli.report_path, flags | O_CLOEXEC, 0600);
 		if (report_fd < 0) {
 			snprintf(err, sizeof(err), "cannot write report %s: %s", cli.report_path,
 				 strerror(errno));
@@ -77,6 +80,8 @@ int main(int argc, char **argv)
 	sigaddset(&stop, SIGQUIT);
 	sigprocmask(SIG_BLOCK, &stop, NULL);
 	signal(SIGPIPE, SIG_IGN); /* a reader that went away is not our death */
+	signal(SIGCHLD, SIG_DFL); /* an ignored SIGCHLD, inherited, would reap
+				     the program before we could wait for it */
 	p->cancel_fd = signalfd(-1, &stop, SFD_CLOEXEC);
 
 	/* The command line may carry what the program must not see (paths to

@@ -29,7 +29,7 @@ enum sandlock_unshare sl_unshare_mode(const struct sandlock_policy *p)
 {
 	if (p->unshare != SANDLOCK_UNSHARE_DEFAULT)
 		return p->unshare;
-	return p->isolate_tmp ? SANDLOCK_UNSHARE_AUTO : SANDLOCK_UNSHARE_OFF;
+	return p->isolate_tmp || !p->no_fork ? SANDLOCK_UNSHARE_AUTO : SANDLOCK_UNSHARE_OFF;
 }
 
 static bool under_tmp(const char *path)
@@ -63,6 +63,12 @@ static void keep_under_tmp(struct sl_run *run)
 		keep(run, p->rw.v[i]);
 	for (char *const *a = run->argv; *a; a++)
 		keep(run, *a);
+	/* paths handed over in the environment (EVAL_REQUEST=/tmp/...) */
+	for (char **e = run->envp; e && *e; e++) {
+		const char *eq = strchr(*e, '=');
+		if (eq)
+			keep(run, eq + 1);
+	}
 }
 
 int sl_namespaces_prepare(struct sl_run *run, const struct sandlock_features *f,
@@ -88,21 +94,28 @@ int sl_namespaces_prepare(struct sl_run *run, const struct sandlock_features *f,
 		return 0;
 	bool root = geteuid() == 0;
 	(void)f; /* whether they work is learnt by trying: see sandlock_run */
-	run->clone_ns_flags = NS_NO_USER | (root ? 0 : CLONE_NEWUSER);
+	/* Asked for (--unshare on|auto): all of them.  Implied (a run that may
+	 * fork, or --isolate-tmp): what that needs, and no more: a pid
+	 * namespace so that nothing outlives the run, with its /proc; a fresh
+	 * /tmp for --isolate-tmp; the network only when it was refused. */
+	bool asked = p->unshare != SANDLOCK_UNSHARE_DEFAULT || (p->require & ns_layers);
+	int flags = asked ? NS_NO_USER
+		    : CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC |
+		      (p->no_network ? CLONE_NEWNET : 0);
+	run->clone_ns_flags = flags | (root ? 0 : CLONE_NEWUSER);
 	run->in_pidns = true;
 	if (!root) {
 		snprintf(run->uid_map, sizeof(run->uid_map), "%u %u 1\n", getuid(), getuid());
 		snprintf(run->gid_map, sizeof(run->gid_map), "%u %u 1\n", getgid(), getgid());
 	}
 	run->mount_proc = true;
-	run->mount_tmp = true;
-	keep_under_tmp(run);
+	run->mount_tmp = asked || p->isolate_tmp;
+	if (run->mount_tmp)
+		keep_under_tmp(run);
 	res->layers |= (root ? 0 : SANDLOCK_LAYER_USERNS) | SANDLOCK_LAYER_PIDNS |
 		       SANDLOCK_LAYER_MOUNTNS | SANDLOCK_LAYER_IPCNS |
-		       SANDLOCK_LAYER_NETNS | SANDLOCK_LAYER_UTSNS;
-	if ((p->require & SANDLOCK_LAYER_USERNS) && root) {
-		/* root needs none; the other namespaces are active */
-	}
+		       ((flags & CLONE_NEWNET) ? SANDLOCK_LAYER_NETNS : 0) |
+		       ((flags & CLONE_NEWUTS) ? SANDLOCK_LAYER_UTSNS : 0);
 	return 0;
 }
 

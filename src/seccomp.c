@@ -153,6 +153,29 @@ const char *sl_syscall_name(uint32_t arch, int nr, char *buf, size_t len)
 	return buf;
 }
 
+/* Shared anonymous mappings of a process, as /proc/<pid>/maps shows them
+ * ("s" permission, backed by the deleted /dev/zero the kernel uses). */
+static uint64_t shared_anon_bytes(pid_t pid)
+{
+	char path[64], line[512];
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return 0;
+	uint64_t total = 0;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long lo, hi;
+		char perms[8];
+		int off = 0;
+		if (sscanf(line, "%llx-%llx %7s %*s %*s %*s %n", &lo, &hi, perms, &off) < 3)
+			continue;
+		if (perms[3] == 's' && off && !strncmp(line + off, "/dev/zero", 9))
+			total += hi - lo;
+	}
+	fclose(f);
+	return total;
+}
+
 /* A large allocation: will the kernel refuse it?  RLIMIT_DATA counts
  * private writable mappings, RLIMIT_AS everything (see rlimits.c). */
 static bool refused_allocation(const struct seccomp_notif *n, uint64_t mem_mb,
@@ -186,12 +209,14 @@ static bool refused_allocation(const struct seccomp_notif *n, uint64_t mem_mb,
 		grow = n->data.args[2] > n->data.args[1] ? n->data.args[2] - n->data.args[1] : 0;
 		counts_as_data = true;
 	}
-	/* Shared anonymous memory is counted by no rlimit: we count it, with
-	 * the data segment, against the limit (never decreasing: unmapping
-	 * is not seen, so this errs on the side of refusing). */
+	/* Shared anonymous memory is counted by no rlimit: we count what the
+	 * process has mapped of it now, with the data segment, against the
+	 * limit. */
+	uint64_t shm_now = shared_anon_bytes(n->pid);
+	(void)ns;
 	if (*shared_anon)
-		return data * page + ns->shared_bytes + grow > limit;
-	return (counts_as_data && data * page + ns->shared_bytes + grow > limit) ||
+		return data * page + shm_now + grow > limit;
+	return (counts_as_data && data * page + shm_now + grow > limit) ||
 	       size * page + grow > as;
 }
 
@@ -228,8 +253,6 @@ int sl_seccomp_handle(int listener, struct sandlock_result *res,
 			ns->mem_refused = true;
 			respond(listener, n->id, shared ? -ENOMEM : 0, !shared);
 		} else {
-			if (shared)
-				ns->shared_bytes += n->data.args[1];
 			respond(listener, n->id, 0, true);
 		}
 		return 0;

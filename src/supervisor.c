@@ -148,7 +148,9 @@ static void judge(const struct sandlock_policy *p, struct sandlock_result *r, in
 		r->verdict = SANDLOCK_WALL_LIMIT;
 		r->status = SANDLOCK_EXIT_TIMEOUT;
 	} else if (over_output) {
+		/* whatever the program did after, its output was cut */
 		r->verdict = SANDLOCK_OUTPUT_LIMIT;
+		r->status = 128 + SIGXFSZ;
 	} else if (cancelled) {
 		r->verdict = SANDLOCK_SIGNALED;
 		if (r->cancel_signal)
@@ -336,7 +338,13 @@ static int wait_loop(const struct sandlock_policy *p, struct sl_run *run, pid_t 
 				add_rusage(res, &ru);
 				exited = true;
 			} else if (w < 0 && errno != EINTR) {
-				exited = true; /* cannot happen: it is our child */
+				/* not our child to wait for: SIGCHLD is ignored
+				 * in this process and the kernel reaped it */
+				kill_tree(pid, res);
+				close_fd(&tfd);
+				sl_seterr(res, "cannot wait for the program: %s (is SIGCHLD ignored?)",
+					  strerror(errno));
+				return SANDLOCK_ESYSTEM;
 			}
 		}
 	}
@@ -406,6 +414,14 @@ int sandlock_run(const struct sandlock_policy *p, char *const argv[],
 	/* Orphans of the run come back to us to be reaped and counted. */
 	prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
 
+	/* With SIGCHLD ignored the kernel reaps our child itself, and its
+	 * status is lost: refuse rather than guess. */
+	struct sigaction chld;
+	if (sigaction(SIGCHLD, NULL, &chld) == 0 && chld.sa_handler == SIG_IGN) {
+		sl_seterr(res, "SIGCHLD is ignored in this process: the program's status "
+			       "could not be read (restore SIG_DFL)");
+		return setup_failed(res, SANDLOCK_EINVAL);
+	}
 	struct sandlock_features f;
 	sl_probe_features(&f, false);
 	char cwd[4096];
@@ -414,8 +430,7 @@ int sandlock_run(const struct sandlock_policy *p, char *const argv[],
 	int pidfd = -1;
 	pid_t pid = -1;
 
-	if ((err = sl_scratch_create(&run, res)) ||
-	    (err = sl_namespaces_prepare(&run, &f, res)))
+	if ((err = sl_scratch_create(&run, res)))
 		goto failed;
 	char wd[4096];
 	const char *wtmp = NULL;
@@ -433,6 +448,8 @@ int sandlock_run(const struct sandlock_policy *p, char *const argv[],
 		err = SANDLOCK_ENOMEM;
 		goto failed;
 	}
+	if ((err = sl_namespaces_prepare(&run, &f, res)))
+		goto failed;
 	sl_rlimits_prepare(&run);
 	run.own_userns = run.set_nproc;
 	if ((err = prepare_stdio(p, &run, res)) ||

@@ -96,7 +96,7 @@ expect_json "blocked syscall named" "$WORK/r.json" blocked_syscall clone
 verdict "blocked ptrace named" syscall_blocked 159 $ORIG -- $PY -c 'import ctypes; ctypes.CDLL(None).ptrace(16, 1, 0, 0)'
 expect_json "ptrace named" "$WORK/r.json" blocked_syscall ptrace
 verdict "raise(SIGSYS) is not a blocked syscall" runtime_error 159 $ORIG -- $PY -c 'import os,signal; os.kill(os.getpid(), signal.SIGSYS)'
-verdict "output limit" output_limit 137 --max-output 1000 -- "$P/spew" 1000000
+verdict "output limit" output_limit 153 --max-output 1000 -- "$P/spew" 1000000
 if [ "$(wc -c <"$WORK/out")" = 1000 ]; then pass "output cap delivers exactly the first bytes"; else fail "output cap: $(wc -c <"$WORK/out") bytes"; fi
 verdict "output under the cap" ok 0 --max-output 100000 -- "$P/spew" 99999
 if [ "$(wc -c <"$WORK/out")" = 99999 ]; then pass "output under the cap intact"; else fail "output under the cap: $(wc -c <"$WORK/out")"; fi
@@ -131,7 +131,7 @@ if [ "$peak" -le "${SANDLOCK_TEST_TINY_KB:-4096}" ]; then pass "tiny program loo
 
 # the cap with a grandchild holding the pipe open: exactly the cap, no hang
 start=$(date +%s)
-verdict "output limit, grandchild holds the pipe" output_limit 137 --max-output 1000 -- /bin/sh -c "sleep 20 & $P/spew 1000000"
+verdict "output limit, grandchild holds the pipe" output_limit 153 --max-output 1000 -- /bin/sh -c "sleep 20 & $P/spew 1000000"
 if [ "$(wc -c <"$WORK/out")" = 1000 ] && [ $(( $(date +%s) - start )) -lt 10 ]; then pass "output cap with a grandchild: exact and prompt"; else fail "output cap with a grandchild"; fi
 verdict "under the cap, grandchild holds the pipe" ok 0 --max-output 100000 -- /bin/sh -c "sleep 20 & echo done"
 if [ "$(cat "$WORK/out")" = done ] && [ $(( $(date +%s) - start )) -lt 15 ]; then pass "run ends when the program does"; else fail "run ends when the program does"; fi
@@ -159,6 +159,17 @@ p.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body); p.stdin.close()
 print("rpc", ok, p.wait())
 PYEOF
 if grep -q "^rpc 200 0$" "$WORK/rpc"; then pass "JSON-RPC worker over stdio (200 requests)"; else fail "JSON-RPC worker: $(cat "$WORK/rpc")"; fi
+
+# a grader that is large when it starts the sandbox does not make the
+# program look large
+$PY - "$S" "$WORK/big.json" <<'PYEOF'
+import subprocess, sys
+ballast = bytearray(400 << 20)
+for i in range(0, len(ballast), 4096): ballast[i] = 1
+subprocess.run([sys.argv[1], "--report", sys.argv[2], "--", "/bin/true"], check=True)
+PYEOF
+peak=$(json "$WORK/big.json" peak_kb)
+if [ "$peak" -le "${SANDLOCK_TEST_TINY_KB:-4096}" ]; then pass "a 400 MB grader does not inflate the program's peak ($peak KB)"; else fail "peak inflated by the grader: $peak KB"; fi
 
 # ---- honest programs ----
 expect_status "python 4 threads under --mem 256" 0 $S $ORIG -- $PY -c '
@@ -208,6 +219,14 @@ wait $spid 2>/dev/null
 sleep 0.2
 if alive "$marker"; then fail "SIGKILL of the sandbox kills the program"; pkill -f "sleep $marker"; else pass "SIGKILL of the sandbox kills the program"; fi
 if $S --features | grep -q '^pidns: yes'; then
+	# a run that may fork gets a pid namespace by default
+	$S -- /bin/sh -c "sleep $marker.9 & sleep $marker.10" >/dev/null 2>&1 &
+	spid=$!
+	sleep 0.4
+	kill -KILL $spid
+	wait $spid 2>/dev/null
+	sleep 0.3
+	if alive "$marker"; then fail "SIGKILL of the sandbox kills a forked tree (default)"; pkill -f "sleep $marker"; else pass "SIGKILL of the sandbox kills a forked tree (default)"; fi
 	$S --unshare on -- /bin/sh -c "sleep $marker.7 & sleep $marker.8" >/dev/null 2>&1 &
 	spid=$!
 	sleep 0.4

@@ -63,6 +63,8 @@ suites() { # AS-USER-PREFIX...
 
 if [ "$(id -u)" = 0 ]; then
 	suites root
+	run_suite "stress (root)" env SANDLOCK="$STAGE/bin/sandlock" "$STAGE/tests/stress.sh"
+	[ "${SANDLOCK_CHECK_USER:-yes}" = no ] && { echo "all: $TOTAL_PASS passed, $TOTAL_FAIL failed, $TOTAL_SKIP skipped"; [ "$TOTAL_FAIL" = 0 ]; exit; }
 	id "$TEST_USER" >/dev/null 2>&1 || useradd --system --create-home "$TEST_USER" ||
 		{ echo "cannot create $TEST_USER"; exit 1; }
 	suites "user $TEST_USER" runuser -u "$TEST_USER" --

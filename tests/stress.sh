@@ -1,16 +1,23 @@
 #!/bin/bash
 # The issue-5 stress test: many sandboxed runs, two at a time, mixing
-# verdicts; every report is checked, then the system is checked for what a
-# run could leave behind (processes, zombies, scratch directories,
-# descriptors).
+# verdicts (ok, runtime error, crash, wall timeout, blocked fork, blocked
+# socket under the original profile, output cap, --isolate-tmp, a grandchild
+# left behind, descriptors seen by the program); every JSON report is
+# checked for exactly the expected verdict and status.  Then: no process of
+# this run left (by a marker in every command line and process name), no
+# zombie children of this shell, no --isolate-tmp directory left, and the
+# supervisor's descriptors few and constant (also across 300 seccomp
+# notifications).
 #
 # Usage: [SANDLOCK=build/sandlock] [STRESS_RUNS=1000] [PROGS=dir] tests/stress.sh
 #   SANDLOCK     the binary under test (default: build/sandlock of this tree)
 #   STRESS_RUNS  number of sandboxed runs of the mix (default 1000)
 #   PROGS        optional directory of test programs; its spew (tests/progs)
 #                is used for the output-cap runs when present
-# Works as root (programs run as 65534) and as an ordinary user.  The last
-# line is "stress: N passed, M failed, K skipped"; non-zero exit on failure.
+# The helper program is compiled with cc into a world-readable mktemp
+# directory (a Python stand-in without cc).  Works as root (programs run as
+# 65534) and as an ordinary user.  Prints the time taken; the last line is
+# "stress: N passed, M failed, K skipped"; non-zero exit on failure.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 RUNS=${STRESS_RUNS:-1000}

@@ -69,6 +69,14 @@ static void keep_under_tmp(struct sl_run *run)
 		if (eq)
 			keep(run, eq + 1);
 	}
+	/* parents before what they contain (shorter first): a path already
+	 * visible through its parent's bind is left alone */
+	for (int i = 1; i < run->n_keep; i++)
+		for (int j = i; j > 0 && strlen(run->keep[j]) < strlen(run->keep[j - 1]); j--) {
+			const char *t = run->keep[j];
+			run->keep[j] = run->keep[j - 1];
+			run->keep[j - 1] = t;
+		}
 }
 
 int sl_namespaces_prepare(struct sl_run *run, const struct sandlock_features *f,
@@ -150,6 +158,11 @@ SL_CHILD static int bind_back(int fd, const char *path)
 	size_t len = strlen(path);
 	if (len >= sizeof(buf) || fstat(fd, &st) != 0)
 		return -1;
+	/* already visible through a directory bound back before it: leave
+	 * it (creating a mount point there would touch the real directory) */
+	struct stat there;
+	if (lstat(path, &there) == 0)
+		return 0;
 	memcpy(buf, path, len + 1);
 	for (char *c = buf + 5; *c; c++) {
 		if (*c != '/')

@@ -252,7 +252,9 @@ func TestCancelKillsTree(t *testing.T) {
 	ch := make(chan out, 1)
 	go func() {
 		// A background sleep (grandchild) and the shell exec'ing another.
-		res, err := Run(ctx, Policy{Binary: bin, CPU: 200},
+		// Unshare off: the pids the shell writes must be the host's (in the
+		// default pid namespace they would be the namespace's own).
+		res, err := Run(ctx, Policy{Binary: bin, CPU: 200, Unshare: "off"},
 			[]string{"/bin/sh", "-c", `sleep 100 & echo $! > "$1.tmp"; echo $$ >> "$1.tmp"; mv "$1.tmp" "$1"; exec sleep 100`, "sh", pidfile})
 		ch <- out{res, err}
 	}()

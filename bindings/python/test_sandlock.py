@@ -209,7 +209,8 @@ class RealBinaryTest(unittest.TestCase):
 
         def target():
             try:
-                box["result"] = self.run_sb(self._start_tree(pidfile), cpu=200, cancel=cancel)
+                # unshare off: the pids the shell writes must be the host's
+                box["result"] = self.run_sb(self._start_tree(pidfile), cpu=200, unshare="off", cancel=cancel)
             except BaseException as e:  # noqa: BLE001
                 box["exc"] = e
 
@@ -234,7 +235,7 @@ class RealBinaryTest(unittest.TestCase):
     def test_timeout_kills_tree(self):
         pidfile = os.path.join(shared_dir(self), "pids")
         with self.assertRaises(sandlock.SandlockCancelled) as cm:
-            self.run_sb(self._start_tree(pidfile), cpu=200, run_timeout=1.5)
+            self.run_sb(self._start_tree(pidfile), cpu=200, unshare="off", run_timeout=1.5)
         self._check_cancelled(cm.exception)
         with open(pidfile) as f:
             pids = [int(x) for x in f.read().split()]

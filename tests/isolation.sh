@@ -22,7 +22,7 @@ start_victim() {
 	sleep 0.2
 	victim=$(pgrep -P $w -x sleep || echo $w)
 }
-BARE=()   # a prefix for the run without the layer
+BARE=()   # a prefix for the run without the layer (which also has --unshare off)
 
 # A grader's directory with the expected answers, readable by the program's
 # uid (the worst case: same uid, or world-readable files).
@@ -42,7 +42,7 @@ contained() { # NAME EVIDENCE-CHECK-CMD FLAGS... -- CMD...
 	while [ "$1" != -- ]; do flags+=("$1"); shift; done
 	shift
 	rm -f "$G/canary" /tmp/sandlock-canary-$ME "$WORK/ev"
-	"${BARE[@]}" $S --workdir "$SUB" -- "$@" >"$WORK/ev" 2>&1
+	"${BARE[@]}" $S --unshare off --workdir "$SUB" -- "$@" >"$WORK/ev" 2>&1
 	if ! eval "$check"; then fail "$name: attack does not work without the layer: $(head -c 200 "$WORK/ev")"; return; fi
 	rm -f "$G/canary" /tmp/sandlock-canary-$ME "$WORK/ev"
 	$S --workdir "$SUB" "${flags[@]}" -- "$@" >"$WORK/ev" 2>&1

@@ -17,7 +17,7 @@ LABELS = {
     "bare": "bare (no wrapper)",
     "bare_1worker": "bare, 1 worker (how this machine scales)",
     "floor_spawn": "floor_spawn (static vfork+exec+wait)",
-    "floor_profile": "floor_profile (static, default profile's work, filter pre-built)",
+    "floor_profile": "floor_profile (static, default profile's work, filter built before fork)",
     "predecessor": "predecessor (emulated: dynamic libseccomp, filter built in child)",
     "sl_default": "sandlock default profile",
     "sl_landlock": "sandlock + `--landlock`",
@@ -333,7 +333,10 @@ def main():
     p("## Throughput\n")
     p("`bench/throughput -w WORKERS -d SECONDS -- COMMAND`: WORKERS processes each start")
     p("`/bin/true` through the configuration again and again (`posix_spawnp` + `waitpid`)")
-    p("for the given time; runs/s = successful runs ÷ wall time.\n")
+    p("for the given time; runs/s = successful runs ÷ wall time. Each configuration's time")
+    p("is cut into slices that alternate between the configurations (rotating order), so")
+    p("that a change of load during the minutes this takes hits them all alike; the")
+    p("commands below are one slice.\n")
     p("| configuration | workers | runs/s | × predecessor | × bubblewrap | ok / failed | seconds |")
     p("|---|---|---|---|---|---|---|")
     for n in tput_order:

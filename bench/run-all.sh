@@ -27,9 +27,9 @@ SANDLOCK=${SANDLOCK:-$ROOT/build/sandlock}
 case "$SANDLOCK" in /*) ;; *) SANDLOCK="$(cd "$BENCH_DIR" && cd "$(dirname "$SANDLOCK")" 2>/dev/null && pwd)/$(basename "$SANDLOCK")" ;; esac
 QUICK=${BENCH_QUICK:-0}
 if [ "$QUICK" = 1 ]; then
-    D_TRUE=20 D_PY=3 D_WARM=1 D_SN=100000 D_SR=1 D_TS=0.5 D_K=30 D_MEM=2 D_SLEEP=0.1 D_SREPS=1
+    D_TRUE=20 D_PY=3 D_WARM=1 D_SN=100000 D_SR=1 D_TS=0.5 D_SL=1 D_K=30 D_MEM=2 D_SLEEP=0.1 D_SREPS=1
 else
-    D_TRUE=300 D_PY=60 D_WARM=3 D_SN=5000000 D_SR=5 D_TS=10 D_K=500 D_MEM=5 D_SLEEP=0.2 D_SREPS=2
+    D_TRUE=300 D_PY=60 D_WARM=3 D_SN=5000000 D_SR=5 D_TS=10 D_SL=10 D_K=500 D_MEM=5 D_SLEEP=0.2 D_SREPS=2
 fi
 ROUNDS_TRUE=${BENCH_ROUNDS_TRUE:-$D_TRUE}
 ROUNDS_PY=${BENCH_ROUNDS_PY:-$D_PY}
@@ -38,6 +38,7 @@ SYSCALL_N=${BENCH_SYSCALL_N:-$D_SN}
 SYSCALL_ROUNDS=${BENCH_SYSCALL_ROUNDS:-$D_SR}
 TPUT_SECONDS=${BENCH_TPUT_SECONDS:-$D_TS}
 TPUT_WORKERS=${BENCH_TPUT_WORKERS:-2}
+TPUT_SLICES=${BENCH_TPUT_SLICES:-$D_SL}
 INPROC_K=${BENCH_INPROC_K:-$D_K}
 MEM_REPS=${BENCH_MEM_REPS:-$D_MEM}
 PY=${BENCH_PYTHON:-/usr/bin/python3}
@@ -234,7 +235,7 @@ else
 fi
 
 # ---------------------------------------------------------------- throughput
-log "throughput: $TPUT_WORKERS workers x ${TPUT_SECONDS}s per configuration"
+log "throughput: $TPUT_WORKERS workers x ${TPUT_SECONDS}s per configuration, in $TPUT_SLICES slices"
 TP_CONFIGS=(
     "bare|/bin/true"
     "floor_spawn|$B/floor_spawn /bin/true"
@@ -244,18 +245,33 @@ TP_CONFIGS=(
 )
 [ $HAVE_BWRAP = 1 ] && TP_CONFIGS+=("bwrap|$BWRAP /bin/true")
 [ $HAVE_FIREJAIL = 1 ] && TP_CONFIGS+=("firejail|$FIREJAIL /bin/true")
+# Each configuration runs TPUT_SECONDS in all, in TPUT_SLICES slices that
+# alternate between the configurations (rotating order), so that a change of
+# load on the machine during the minutes this takes hits them all alike.
+TP_CONFIGS+=("bare_1worker|/bin/true")   # reference: how this machine scales from 1 worker to 2
+SLICE=$(awk -v d="$TPUT_SECONDS" -v n="$TPUT_SLICES" 'BEGIN { printf "%.3f", d / n }')
 {
-    echo "# throughput: runs/s of /bin/true, $TPUT_WORKERS workers, $TPUT_SECONDS s each"
-    echo "# tput NAME WORKERS ELAPSED_S OK FAIL RUNS_PER_S FIRST_FAIL COMMAND"
-    for c in "${TP_CONFIGS[@]}"; do
-        name=${c%%|*}; cmd=${c#*|}
-        # shellcheck disable=SC2086
-        line=$("$B/throughput" -w "$TPUT_WORKERS" -d "$TPUT_SECONDS" -- $cmd)
-        printf 'tput\t%s\t%s\t%s\n' "$name" "${line#tput$'\t'}" "$(qcmd "$B/throughput" -w "$TPUT_WORKERS" -d "$TPUT_SECONDS" --) $cmd"
+    echo "# throughput slices: $TPUT_SLICES x ${SLICE}s per configuration, alternating"
+    echo "# slice NAME tput WORKERS ELAPSED_S OK FAIL RUNS_PER_S FIRST_FAIL"
+    k=${#TP_CONFIGS[@]}
+    for ((sl = 0; sl < TPUT_SLICES; sl++)); do
+        for ((j = 0; j < k; j++)); do
+            c=${TP_CONFIGS[$(((sl + j) % k))]}
+            name=${c%%|*}; cmd=${c#*|}; w=$TPUT_WORKERS; [ "$name" = bare_1worker ] && w=1
+            # shellcheck disable=SC2086
+            printf 'slice\t%s\t%s\n' "$name" "$("$B/throughput" -w "$w" -d "$SLICE" -- $cmd)"
+        done
     done
-    # reference: how well this machine scales from one worker to two
-    line=$("$B/throughput" -w 1 -d "$TPUT_SECONDS" -- /bin/true)
-    printf 'tput\t%s\t%s\t%s\n' "bare_1worker" "${line#tput$'\t'}" "$(qcmd "$B/throughput" -w 1 -d "$TPUT_SECONDS" --) /bin/true"
+} > "$RES/throughput.raw.txt"
+{
+    echo "# throughput: runs/s of /bin/true, $TPUT_WORKERS workers (bare_1worker: 1), $TPUT_SECONDS s each in $TPUT_SLICES alternating slices"
+    echo "# tput NAME WORKERS ELAPSED_S OK FAIL RUNS_PER_S FIRST_FAIL COMMAND(one slice, run $TPUT_SLICES times)"
+    for c in "${TP_CONFIGS[@]}"; do
+        name=${c%%|*}; cmd=${c#*|}; w=$TPUT_WORKERS; [ "$name" = bare_1worker ] && w=1
+        awk -F'\t' -v n="$name" -v c="$(qcmd "$B/throughput" -w "$w" -d "$SLICE" --) $cmd" '
+            $1 == "slice" && $2 == n { w = $4; e += $5; ok += $6; fail += $7; if ($7 > 0 && ff == "") ff = $9 }
+            END { printf "tput\t%s\t%s\t%.3f\t%d\t%d\t%.1f\t%s\t%s\n", n, w, e, ok, fail, (e > 0 ? ok / e : 0), (ff == "" ? "-" : ff), c }' "$RES/throughput.raw.txt"
+    done
 } > "$RES/throughput.txt"
 
 # ---------------------------------------------------------------- memory

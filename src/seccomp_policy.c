@@ -7,12 +7,11 @@
  * pays for libseccomp (src/seccomp.c installs the compiled programs).
  *
  * One filter (a process can have only one seccomp listener) that denies by
- * default.  Every syscall number of the native ABI gets an explicit action:
- * allowed, blocked (the VIOLATION placeholder), or ENOSYS when libseccomp
- * does not know it (a syscall newer than this policy; libc falls back) or
- * the strict profile leaves it out.  What is left to the default (EPERM)
- * are the refused cases of calls allowed only for some arguments, such as
- * a signal to a process outside the sandbox.  A call whose action does not
+ * default with ENOSYS: a syscall newer than this policy looks absent, and
+ * C libraries fall back.  Every syscall libseccomp knows gets an explicit
+ * action: allowed, blocked (the VIOLATION placeholder), or an errno.  The
+ * refused cases of calls allowed only for some arguments, such as a signal
+ * to a process outside the sandbox, also fall to the default.  A call whose action does not
  * depend on its arguments is decided by the kernel's per-syscall cache
  * without running the program at all.
  * Non-native ABIs (i386 via int 0x80, x32) take the VIOLATION action.
@@ -50,7 +49,7 @@
 #define MEMPROBE SCMP_ACT_ERRNO(SL_PH_MEMPROBE_ERRNO)
 #define EXECMEM SCMP_ACT_ERRNO(SL_PH_EXECMEM_ERRNO)
 #define MAX_NR 1024
-#define DEFAULT_ACTION SCMP_ACT_ERRNO(EPERM)
+#define DEFAULT_ACTION SCMP_ACT_ERRNO(ENOSYS)
 
 /* Always blocked: every way to reach another process, the kernel's
  * configuration, or an attack surface a judged program has no use for. */
@@ -188,7 +187,7 @@ static struct scmp_arg_cmp masked(unsigned i, uint64_t mask, uint64_t value)
 static int rule0(scmp_filter_ctx c, uint32_t act, const char *name)
 {
 	int nr = seccomp_syscall_resolve_name(name);
-	if (nr == __NR_SCMP_ERROR)
+	if (nr == __NR_SCMP_ERROR || act == DEFAULT_ACTION)
 		return 0;
 	return seccomp_rule_add(c, act, nr, 0);
 }
@@ -252,8 +251,9 @@ static int socket_rules(scmp_filter_ctx c, unsigned v)
 
 /* Signals go only to ourselves and our process group.  The kernel reads
  * pids as int, so the low 32 bits are compared: kill(0xffffffff, ...) is
- * kill(-1, ...).  Anything else falls to the default, EPERM, as the kernel
- * answers a signal to another user's process. */
+ * kill(-1, ...).  Anything else falls to the default (ENOSYS); where the
+ * kernel scopes signals itself (Landlock ABI 6, a pid namespace), positive
+ * pids go to the kernel, which answers EPERM outside the sandbox. */
 static int signal_rules(scmp_filter_ctx c, unsigned v)
 {
 	const uint32_t ALLOW = SCMP_ACT_ALLOW;
@@ -467,7 +467,7 @@ static scmp_filter_ctx build_main(unsigned v)
 		char *name = seccomp_syscall_resolve_num_arch(arch, nr);
 		uint32_t act;
 		if (!name)
-			act = SCMP_ACT_ERRNO(ENOSYS);
+			act = 0; /* unknown: the default */
 		else if (in(conditional, name))
 			act = 0; /* below */
 		else if (in(always_blocked, name))
@@ -486,7 +486,7 @@ static scmp_filter_ctx build_main(unsigned v)
 		else
 			act = SCMP_ACT_ALLOW;
 		free(name);
-		if (act)
+		if (act && act != DEFAULT_ACTION)
 			r |= seccomp_rule_add(c, act, nr, 0);
 	}
 	r |= socket_rules(c, v);
@@ -498,7 +498,9 @@ static scmp_filter_ctx build_main(unsigned v)
 	r |= rule1(c, SCMP_ACT_ALLOW, "personality", eq32(0, LOW32));
 	r |= block_unless_0_or_all(c, "personality", 0);
 	r |= argument_rules(c);
-	/* setsid/setpgid: left to the default (EPERM): leaving the process
+	r |= rule0(c, SCMP_ACT_ERRNO(EPERM), "setsid");
+	r |= rule0(c, SCMP_ACT_ERRNO(EPERM), "setpgid");
+	/* setsid/setpgid: EPERM: leaving the process
 	 * group would let a process outlive the run. */
 	if (r) {
 		fprintf(stderr, "genfilter: rule failed: %s\n", strerror(-r));

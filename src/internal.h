@@ -76,6 +76,7 @@ struct sl_run {
 	char uid_map[64], gid_map[64];
 	bool mount_proc, mount_tmp;
 	char *tmp_dir;           /* isolate_tmp directory */
+	char *tmp_parent;        /* its unlistable parent (as root) */
 	const char *cwd;         /* the supervisor's working directory */
 	const char *keep[SL_MAX_KEEP]; /* paths under /tmp bound back */
 	int n_keep;

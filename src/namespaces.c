@@ -29,7 +29,10 @@ enum sandlock_unshare sl_unshare_mode(const struct sandlock_policy *p)
 {
 	if (p->unshare != SANDLOCK_UNSHARE_DEFAULT)
 		return p->unshare;
-	return p->isolate_tmp || !p->no_fork ? SANDLOCK_UNSHARE_AUTO : SANDLOCK_UNSHARE_OFF;
+	/* as root, --isolate-tmp keeps runs apart without namespaces (see
+	 * scratch.c); an unprivileged caller's runs share its uid */
+	bool tmp_needs_ns = p->isolate_tmp && geteuid() != 0;
+	return tmp_needs_ns || !p->no_fork ? SANDLOCK_UNSHARE_AUTO : SANDLOCK_UNSHARE_OFF;
 }
 
 static bool under_tmp(const char *path)

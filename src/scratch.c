@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/random.h>
 #include <unistd.h>
 
 int sl_scratch_create(struct sl_run *run, struct sandlock_result *res)
@@ -33,11 +34,34 @@ int sl_scratch_create(struct sl_run *run, struct sandlock_result *res)
 		free(dir);
 		return SANDLOCK_ESETUP;
 	}
-	if (run->drop_privs && chown(dir, run->uid, run->gid) != 0) {
-		sl_seterr(res, "isolate-tmp: cannot chown %s: %s", dir, strerror(errno));
-		rmdir(dir);
-		free(dir);
-		return SANDLOCK_ESETUP;
+	if (run->drop_privs) {
+		/* Root: every run's program is 65534, so ownership cannot keep
+		 * runs apart.  The directory above is root's and cannot be
+		 * listed (0711); the scratch directory in it has a 128-bit
+		 * random name that only its own run is told. */
+		unsigned char rnd[16];
+		char *inner = malloc(strlen(dir) + 2 + 2 * sizeof(rnd) + 1);
+		if (!inner || getrandom(rnd, sizeof(rnd), 0) != (ssize_t)sizeof(rnd)) {
+			free(inner);
+			rmdir(dir);
+			free(dir);
+			sl_seterr(res, "isolate-tmp: no randomness");
+			return SANDLOCK_ESETUP;
+		}
+		char *o = inner + sprintf(inner, "%s/", dir);
+		for (size_t i = 0; i < sizeof(rnd); i++)
+			o += sprintf(o, "%02x", rnd[i]);
+		if (chmod(dir, 0711) != 0 || mkdir(inner, 0700) != 0 ||
+		    chown(inner, run->uid, run->gid) != 0) {
+			sl_seterr(res, "isolate-tmp: cannot create %s: %s", inner, strerror(errno));
+			rmdir(inner);
+			rmdir(dir);
+			free(inner);
+			free(dir);
+			return SANDLOCK_ESETUP;
+		}
+		run->tmp_parent = dir;
+		dir = inner;
 	}
 	run->tmp_dir = dir;
 	res->layers |= SANDLOCK_LAYER_ISOLATE_TMP;
@@ -85,4 +109,8 @@ void sl_scratch_remove(struct sl_run *run)
 	rmdir(run->tmp_dir);
 	free(run->tmp_dir);
 	run->tmp_dir = NULL;
+	if (run->tmp_parent)
+		rmdir(run->tmp_parent);
+	free(run->tmp_parent);
+	run->tmp_parent = NULL;
 }

@@ -16,6 +16,36 @@
 #include <sys/random.h>
 #include <unistd.h>
 
+/* Root's shared parent of scratch directories: root-owned, 0711 (nobody
+ * else can list it), created once and reused; anything else found under
+ * that name (another owner, other permissions, a symlink) is not used. */
+static bool root_parent(const char *path)
+{
+	if (mkdir(path, 0711) != 0 && errno != EEXIST)
+		return false;
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	struct stat st;
+	bool ok = fstat(fd, &st) == 0 && st.st_uid == 0 && (st.st_mode & 07777) == 0711;
+	close(fd);
+	return ok;
+}
+
+static char *random_name(const char *parent)
+{
+	unsigned char rnd[16];
+	if (getrandom(rnd, sizeof(rnd), 0) != (ssize_t)sizeof(rnd))
+		return NULL;
+	char *name = malloc(strlen(parent) + 2 + 2 * sizeof(rnd) + 1);
+	if (!name)
+		return NULL;
+	char *o = name + sprintf(name, "%s/", parent);
+	for (size_t i = 0; i < sizeof(rnd); i++)
+		o += sprintf(o, "%02x", rnd[i]);
+	return name;
+}
+
 int sl_scratch_create(struct sl_run *run, struct sandlock_result *res)
 {
 	if (!run->p->isolate_tmp)
@@ -27,41 +57,42 @@ int sl_scratch_create(struct sl_run *run, struct sandlock_result *res)
 	char *dir = malloc(len);
 	if (!dir)
 		return SANDLOCK_ENOMEM;
-	snprintf(dir, len, "%s/sandlock.XXXXXX", base);
-	if (!mkdtemp(dir)) {
-		sl_seterr(res, "isolate-tmp: cannot create a directory in %s: %s", base,
-			  strerror(errno));
-		free(dir);
-		return SANDLOCK_ESETUP;
-	}
 	if (run->drop_privs) {
 		/* Root: every run's program is 65534, so ownership cannot keep
-		 * runs apart.  The directory above is root's and cannot be
-		 * listed (0711); the scratch directory in it has a 128-bit
-		 * random name that only its own run is told. */
-		unsigned char rnd[16];
-		char *inner = malloc(strlen(dir) + 2 + 2 * sizeof(rnd) + 1);
-		if (!inner || getrandom(rnd, sizeof(rnd), 0) != (ssize_t)sizeof(rnd)) {
-			free(inner);
-			rmdir(dir);
+		 * runs apart.  The scratch directory has a 128-bit random name
+		 * that only its own run is told, in a directory of root's that
+		 * nobody else can list. */
+		snprintf(dir, len, "%s/sandlock-root", base);
+		if (!root_parent(dir)) {
+			snprintf(dir, len, "%s/sandlock.XXXXXX", base);
+			if (!mkdtemp(dir) || chmod(dir, 0711) != 0) {
+				sl_seterr(res, "isolate-tmp: cannot create a directory in %s: %s",
+					  base, strerror(errno));
+				free(dir);
+				return SANDLOCK_ESETUP;
+			}
+			run->tmp_parent = dir; /* ours alone: removed at the end */
+		}
+		char *inner = random_name(dir);
+		if (!run->tmp_parent)
 			free(dir);
-			sl_seterr(res, "isolate-tmp: no randomness");
+		if (!inner || mkdir(inner, 0700) != 0 || chown(inner, run->uid, run->gid) != 0) {
+			sl_seterr(res, "isolate-tmp: cannot create a scratch directory: %s",
+				  strerror(errno));
+			if (inner)
+				rmdir(inner);
+			free(inner);
 			return SANDLOCK_ESETUP;
 		}
-		char *o = inner + sprintf(inner, "%s/", dir);
-		for (size_t i = 0; i < sizeof(rnd); i++)
-			o += sprintf(o, "%02x", rnd[i]);
-		if (chmod(dir, 0711) != 0 || mkdir(inner, 0700) != 0 ||
-		    chown(inner, run->uid, run->gid) != 0) {
-			sl_seterr(res, "isolate-tmp: cannot create %s: %s", inner, strerror(errno));
-			rmdir(inner);
-			rmdir(dir);
-			free(inner);
-			free(dir);
-			return SANDLOCK_ESETUP;
-		}
-		run->tmp_parent = dir;
 		dir = inner;
+	} else {
+		snprintf(dir, len, "%s/sandlock.XXXXXX", base);
+		if (!mkdtemp(dir)) {
+			sl_seterr(res, "isolate-tmp: cannot create a directory in %s: %s", base,
+				  strerror(errno));
+			free(dir);
+			return SANDLOCK_ESETUP;
+		}
 	}
 	run->tmp_dir = dir;
 	res->layers |= SANDLOCK_LAYER_ISOLATE_TMP;

@@ -340,6 +340,14 @@ T_END=$(date +%s)
 echo "elapsed_s: $((T_END - T_START))" >> "$RES/machine.txt"
 echo "loadavg_end: $(cut -d' ' -f1-3 /proc/loadavg)" >> "$RES/machine.txt"
 
+# The results are kept in the repository: no paths of this machine in them
+# (commands read as run from the repository; the measured copy of the
+# sandbox binary reads as build/sandlock).
+for f in "$RES"/*.txt "$RES"/*.tsv "$RES"/*.dat; do
+    [ -f "$f" ] || continue
+    sed -i -e "s#$ROOT/##g" -e "s#${TMPDIR:-/tmp}/sandlock-bench\.[A-Za-z0-9]*/#build/#g" "$f"
+done
+
 # ---------------------------------------------------------------- report
 log "writing $DOC"
 "$PY" "$B/report.py" "$RES" "$ROOT" > "$DOC.tmp" && mv "$DOC.tmp" "$DOC"

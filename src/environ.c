@@ -50,6 +50,17 @@ static int put(char **v, size_t *n, const char *kv)
 	return 0;
 }
 
+/* Set NAME=value. */
+static int put_var(char **v, size_t *n, const char *name, const char *value)
+{
+	char *kv;
+	if (asprintf(&kv, "%s=%s", name, value) < 0)
+		return -1;
+	int r = put(v, n, kv);
+	free(kv);
+	return r;
+}
+
 /* Under clean_env: PATH, HOME, LANG, TMPDIR with safe values, the kept
  * variables, then --env.  Otherwise the inherited environment plus --env.
  * isolate_tmp points TMPDIR and HOME at the run's private directory;
@@ -69,13 +80,8 @@ char **sl_environ_build(const struct sandlock_policy *p, const char *tmpdir,
 		r |= put(v, &n, "PATH=" SAFE_PATH);
 		r |= put(v, &n, "HOME=/tmp");
 		r |= put(v, &n, "TMPDIR=/tmp");
-		if (lang && !strpbrk(lang, "/\n") && strlen(lang) < 64) {
-			char buf[80];
-			snprintf(buf, sizeof(buf), "LANG=%s", lang);
-			r |= put(v, &n, buf);
-		} else {
-			r |= put(v, &n, "LANG=C.UTF-8");
-		}
+		bool sane = lang && !strpbrk(lang, "/\n") && strlen(lang) < 64;
+		r |= put_var(v, &n, "LANG", sane ? lang : "C.UTF-8");
 		for (char **e = environ; e && *e; e++)
 			if (strchr(*e, '=') && kept(p, *e))
 				r |= put(v, &n, *e);
@@ -84,32 +90,12 @@ char **sl_environ_build(const struct sandlock_policy *p, const char *tmpdir,
 			if (strchr(*e, '='))
 				r |= put(v, &n, *e);
 	}
-	if (tmpdir) {
-		size_t l = strlen(tmpdir) + 8;
-		char *a = malloc(l), *b = malloc(l);
-		if (a && b) {
-			snprintf(a, l, "TMPDIR=%s", tmpdir);
-			snprintf(b, l, "HOME=%s", tmpdir);
-			r |= put(v, &n, a) | put(v, &n, b);
-		} else {
-			r = -1;
-		}
-		free(a);
-		free(b);
-	}
-	if (!tmpdir && workdir_tmp) {
+	if (tmpdir)
+		r |= put_var(v, &n, "TMPDIR", tmpdir) | put_var(v, &n, "HOME", tmpdir);
+	else if (workdir_tmp)
 		/* Landlock without a scratch directory: temporary files
 		 * (gcc's, Python's tempfile) go to the writable workdir */
-		size_t l = strlen(workdir_tmp) + 8;
-		char *a = malloc(l);
-		if (a) {
-			snprintf(a, l, "TMPDIR=%s", workdir_tmp);
-			r |= put(v, &n, a);
-			free(a);
-		} else {
-			r = -1;
-		}
-	}
+		r |= put_var(v, &n, "TMPDIR", workdir_tmp);
 	for (size_t i = 0; i < p->env.n; i++)
 		r |= put(v, &n, p->env.v[i]);
 	if (r) {

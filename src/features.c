@@ -60,7 +60,7 @@ static bool probe_userns(void)
 	return WIFEXITED(st) && WEXITSTATUS(st) == 0;
 }
 
-void sl_probe_features(struct sandlock_features *f, bool userns)
+void sl_probe_features(struct sandlock_features *f, bool full)
 {
 	memset(f, 0, sizeof(*f));
 	/* seccomp: a filter mode query that changes nothing */
@@ -74,13 +74,15 @@ void sl_probe_features(struct sandlock_features *f, bool userns)
 	long abi = syscall(SYS_landlock_create_ruleset, NULL, 0, 1UL /* VERSION */);
 	f->landlock_abi = abi > 0 ? (int)abi : 0;
 	f->pdeathsig = prctl(PR_GET_PDEATHSIG, &(int){ 0 }, 0, 0, 0) == 0;
+	if (!full)
+		return; /* a run needs no more; the rest is for --features */
 	/* close_range on an empty range: ENOSYS if missing */
 	f->close_range = syscall(SYS_close_range, ~0U, ~0U, 0) == 0 || errno != ENOSYS;
 	long pfd = syscall(SYS_pidfd_open, getpid(), 0);
 	f->pidfd = pfd >= 0;
 	if (pfd >= 0)
 		close((int)pfd);
-	f->userns = userns && probe_userns();
+	f->userns = probe_userns();
 }
 
 void sandlock_probe_features(struct sandlock_features *f)

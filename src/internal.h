@@ -111,11 +111,13 @@ struct sl_run {
 void sl_seterr(struct sandlock_result *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* features.c: userns costs a clone, probe it only when needed */
-void sl_probe_features(struct sandlock_features *f, bool userns);
+/* features.c: what a run needs (seccomp, Landlock, pdeathsig), or with
+ * full everything --features shows (user namespaces cost a clone) */
+void sl_probe_features(struct sandlock_features *f, bool full);
 
 /* rlimits.c */
 void sl_rlimits_prepare(struct sl_run *run);
+uint64_t sl_as_limit(uint64_t mem_mb);
 int sl_rlimits_apply(const struct sl_run *run); /* child */
 int sl_rlimits_apply_nproc(const struct sl_run *run); /* child */
 
@@ -135,7 +137,6 @@ int sl_seccomp_install(struct sl_run *run); /* child */
 /* Handle one notification; returns 1 if a violation was recorded. */
 struct sl_notify_state {
 	bool mem_refused;        /* the kernel or we refused an allocation */
-	uint64_t shared_bytes;   /* shared anonymous memory granted */
 };
 int sl_seccomp_handle(int listener, struct sandlock_result *res,
 		      const struct sandlock_policy *p, struct sl_notify_state *ns);
@@ -147,8 +148,7 @@ int sl_landlock_prepare(struct sl_run *run, const struct sandlock_features *f,
 int sl_landlock_apply(const struct sl_run *run); /* child */
 
 /* namespaces.c */
-int sl_namespaces_prepare(struct sl_run *run, const struct sandlock_features *f,
-			  struct sandlock_result *res);
+int sl_namespaces_prepare(struct sl_run *run, struct sandlock_result *res);
 int sl_namespaces_apply(const struct sl_run *run); /* child */
 void sl_userns_own_count(struct sl_run *run); /* child */
 enum sandlock_unshare sl_unshare_mode(const struct sandlock_policy *p);

@@ -199,8 +199,6 @@ SL_CHILD int sl_landlock_apply(const struct sl_run *run)
 	if (run->landlock_fd < 0)
 		return 0;
 	if (run->p->landlock || run->p->strict) {
-		char path[32];
-		snprintf(path, sizeof(path), "/proc/%ld", (long)syscall(SYS_getpid));
 		/* /proc/self resolves to the pid as seen by this /proc */
 		int pfd = open("/proc/self", O_PATH | O_CLOEXEC | O_DIRECTORY);
 		if (pfd >= 0) {
@@ -213,7 +211,6 @@ SL_CHILD int sl_landlock_apply(const struct sl_run *run)
 				LANDLOCK_RULE_PATH_BENEATH, &pb, 0);
 			close(pfd);
 		}
-		(void)path;
 	}
 	if (syscall(SYS_landlock_restrict_self, run->landlock_fd, 0) != 0)
 		return -1;

@@ -82,8 +82,7 @@ static void keep_under_tmp(struct sl_run *run)
 		}
 }
 
-int sl_namespaces_prepare(struct sl_run *run, const struct sandlock_features *f,
-			  struct sandlock_result *res)
+int sl_namespaces_prepare(struct sl_run *run, struct sandlock_result *res)
 {
 	const struct sandlock_policy *p = run->p;
 	enum sandlock_unshare mode = sl_unshare_mode(p);
@@ -104,7 +103,7 @@ int sl_namespaces_prepare(struct sl_run *run, const struct sandlock_features *f,
 	if (!want)
 		return 0;
 	bool root = geteuid() == 0;
-	(void)f; /* whether they work is learnt by trying: see sandlock_run */
+	/* whether they work is learnt by trying: see sandlock_run */
 	/* Asked for (--unshare on|auto): all of them.  Implied (a run that may
 	 * fork, or --isolate-tmp): what that needs, and no more: a pid
 	 * namespace so that nothing outlives the run, with its /proc; a fresh

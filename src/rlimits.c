@@ -13,15 +13,10 @@
 
 #include <errno.h>
 
-static void add(struct sl_run *run, int resource, uint64_t value)
+static void add(struct sl_run *run, int resource, uint64_t soft, uint64_t hard)
 {
-	struct rlimit l = { RLIM_INFINITY, RLIM_INFINITY };
-	if (value) {
-		l.rlim_cur = value;
-		l.rlim_max = value;
-	}
 	run->rl[run->n_rl].resource = resource;
-	run->rl[run->n_rl].lim = l;
+	run->rl[run->n_rl].lim = (struct rlimit){ soft, hard };
 	run->n_rl++;
 }
 
@@ -30,34 +25,35 @@ static uint64_t mb(uint64_t v)
 	return v << 20;
 }
 
+/* The address-space backstop for a memory limit (see above). */
+uint64_t sl_as_limit(uint64_t mem_mb)
+{
+	uint64_t as = mb(mem_mb) * 4;
+	return as < mb(1024) ? mb(1024) : as;
+}
+
+/* Only limited resources are listed: unlimited means "leave what was
+ * inherited" (an unprivileged process cannot raise a hard limit anyway). */
 void sl_rlimits_prepare(struct sl_run *run)
 {
 	const struct sandlock_policy *p = run->p;
 	run->n_rl = 0;
 	/* RLIMIT_CPU: SIGXCPU at the limit, SIGKILL one second later. */
-	if (p->cpu_sec) {
-		add(run, RLIMIT_CPU, p->cpu_sec);
-		run->rl[run->n_rl - 1].lim.rlim_max = p->cpu_sec + 1;
-	}
+	if (p->cpu_sec)
+		add(run, RLIMIT_CPU, p->cpu_sec, p->cpu_sec + 1);
 	if (p->mem_mb) {
-		uint64_t as = mb(p->mem_mb) * 4;
-		if (as < mb(1024))
-			as = mb(1024);
-		add(run, RLIMIT_DATA, mb(p->mem_mb));
-		add(run, RLIMIT_AS, as);
+		add(run, RLIMIT_DATA, mb(p->mem_mb), mb(p->mem_mb));
+		add(run, RLIMIT_AS, sl_as_limit(p->mem_mb), sl_as_limit(p->mem_mb));
 	}
 	if (p->fsize_mb)
-		add(run, RLIMIT_FSIZE, mb(p->fsize_mb));
+		add(run, RLIMIT_FSIZE, mb(p->fsize_mb), mb(p->fsize_mb));
 	/* processes: applied after the run has its own user namespace, so
 	 * that only the run's processes count (see sl_userns_own_count) */
 	run->set_nproc = p->nproc != 0;
 	run->nproc.rlim_cur = run->nproc.rlim_max = p->nproc;
 	if (p->stack_mb)
-		add(run, RLIMIT_STACK, mb(p->stack_mb));
-	add(run, RLIMIT_CORE, 0);
-	/* RLIMIT_CORE 0 is "unlimited" for add(): set it by hand. */
-	run->rl[run->n_rl - 1].lim.rlim_cur = 0;
-	run->rl[run->n_rl - 1].lim.rlim_max = 0;
+		add(run, RLIMIT_STACK, mb(p->stack_mb), mb(p->stack_mb));
+	add(run, RLIMIT_CORE, 0, 0);
 	/* open files: applied last (after the descriptor table is private and
 	 * closed down), so the sandbox's own setup never hits it */
 	run->set_nofile = p->nofile != 0;
@@ -77,14 +73,11 @@ SL_CHILD int sl_rlimits_apply_nproc(const struct sl_run *run)
 	return setrlimit(RLIMIT_NPROC, &l);
 }
 
-/* In the child.  Unlimited means "leave what was inherited": an
- * unprivileged process cannot raise a hard limit anyway. */
+/* In the child. */
 SL_CHILD int sl_rlimits_apply(const struct sl_run *run)
 {
 	for (int i = 0; i < run->n_rl; i++) {
 		struct rlimit l = run->rl[i].lim;
-		if (l.rlim_max == RLIM_INFINITY)
-			continue;
 		if (setrlimit(run->rl[i].resource, &l) != 0) {
 			/* never raise: lower to the smaller of ours and the
 			 * inherited hard limit */

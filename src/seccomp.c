@@ -74,9 +74,6 @@ int sl_seccomp_prepare(struct sl_run *run, const struct sandlock_features *f,
 			run->probe_action = SECCOMP_RET_USER_NOTIF;
 	} else if (p->violation == SANDLOCK_VIOLATION_ERRNO) {
 		run->violation_action = SECCOMP_RET_ERRNO | EPERM;
-	} else if (0) {
-		run->violation_action = SECCOMP_RET_USER_NOTIF;
-		run->want_listener = true;
 	} else if (f->seccomp_kill_process) {
 		run->violation_action = SECCOMP_RET_KILL_PROCESS;
 	} else {
@@ -179,7 +176,7 @@ static uint64_t shared_anon_bytes(pid_t pid)
 /* A large allocation: will the kernel refuse it?  RLIMIT_DATA counts
  * private writable mappings, RLIMIT_AS everything (see rlimits.c). */
 static bool refused_allocation(const struct seccomp_notif *n, uint64_t mem_mb,
-			       struct sl_notify_state *ns, bool *shared_anon)
+			       bool *shared_anon)
 {
 	char path[64], buf[256];
 	snprintf(path, sizeof(path), "/proc/%u/statm", n->pid);
@@ -196,7 +193,7 @@ static bool refused_allocation(const struct seccomp_notif *n, uint64_t mem_mb,
 		   &lib, &data) != 6)
 		return false;
 	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
-	uint64_t limit = mem_mb << 20, as = limit * 4 < (1ull << 30) ? (1ull << 30) : limit * 4;
+	uint64_t limit = mem_mb << 20, as = sl_as_limit(mem_mb);
 	uint64_t grow;
 	bool counts_as_data;
 	*shared_anon = false;
@@ -213,7 +210,6 @@ static bool refused_allocation(const struct seccomp_notif *n, uint64_t mem_mb,
 	 * process has mapped of it now, with the data segment, against the
 	 * limit. */
 	uint64_t shm_now = shared_anon_bytes(n->pid);
-	(void)ns;
 	if (*shared_anon)
 		return data * page + shm_now + grow > limit;
 	return (counts_as_data && data * page + shm_now + grow > limit) ||
@@ -249,7 +245,7 @@ int sl_seccomp_handle(int listener, struct sandlock_result *res,
 		bool shared = false;
 		if (!p->mem_mb) {
 			respond(listener, n->id, 0, true);
-		} else if (refused_allocation(n, p->mem_mb, ns, &shared)) {
+		} else if (refused_allocation(n, p->mem_mb, &shared)) {
 			ns->mem_refused = true;
 			respond(listener, n->id, shared ? -ENOMEM : 0, !shared);
 		} else {

@@ -184,31 +184,37 @@ static struct scmp_arg_cmp masked(unsigned i, uint64_t mask, uint64_t value)
 				      .datum_a = mask, .datum_b = value };
 }
 
+/* One rule.  Nothing to add for a call unknown to this libseccomp, or for
+ * what the default action does anyway (libseccomp refuses those). */
+static int rule(scmp_filter_ctx c, uint32_t act, const char *name, unsigned n,
+		const struct scmp_arg_cmp *cmp)
+{
+	int nr = seccomp_syscall_resolve_name(name);
+	if (nr == __NR_SCMP_ERROR || act == DEFAULT_ACTION)
+		return 0;
+	return seccomp_rule_add_array(c, act, nr, n, cmp);
+}
+
 static int rule0(scmp_filter_ctx c, uint32_t act, const char *name)
 {
-	int nr = seccomp_syscall_resolve_name(name);
-	if (nr == __NR_SCMP_ERROR || act == DEFAULT_ACTION)
-		return 0;
-	return seccomp_rule_add(c, act, nr, 0);
+	return rule(c, act, name, 0, NULL);
 }
 
-static int rule1(scmp_filter_ctx c, uint32_t act, const char *name,
-		 struct scmp_arg_cmp a)
+static int rule1(scmp_filter_ctx c, uint32_t act, const char *name, struct scmp_arg_cmp a)
 {
-	int nr = seccomp_syscall_resolve_name(name);
-	if (nr == __NR_SCMP_ERROR || act == DEFAULT_ACTION)
-		return 0; /* unknown here, or what the default does anyway */
-	return seccomp_rule_add_array(c, act, nr, 1, &a);
+	return rule(c, act, name, 1, &a);
 }
 
-static int rule2(scmp_filter_ctx c, uint32_t act, const char *name,
-		 struct scmp_arg_cmp a, struct scmp_arg_cmp b)
+static int rule2(scmp_filter_ctx c, uint32_t act, const char *name, struct scmp_arg_cmp a,
+		 struct scmp_arg_cmp b)
 {
-	int nr = seccomp_syscall_resolve_name(name);
-	if (nr == __NR_SCMP_ERROR)
-		return 0;
-	struct scmp_arg_cmp v[2] = { a, b };
-	return seccomp_rule_add_array(c, act, nr, 2, v);
+	return rule(c, act, name, 2, (struct scmp_arg_cmp[]){ a, b });
+}
+
+static int rule3(scmp_filter_ctx c, uint32_t act, const char *name, struct scmp_arg_cmp a,
+		 struct scmp_arg_cmp b, struct scmp_arg_cmp d)
+{
+	return rule(c, act, name, 3, (struct scmp_arg_cmp[]){ a, b, d });
 }
 
 /* low 32 bits of argument i equal x */
@@ -365,15 +371,6 @@ static int allow_all_but(scmp_filter_ctx c, const char *name, unsigned i,
 }
 
 
-static int rule3(scmp_filter_ctx c, uint32_t act, const char *name, struct scmp_arg_cmp a,
-		 struct scmp_arg_cmp b, struct scmp_arg_cmp d)
-{
-	int nr = seccomp_syscall_resolve_name(name);
-	if (nr == __NR_SCMP_ERROR || act == DEFAULT_ACTION)
-		return 0;
-	struct scmp_arg_cmp v[3] = { a, b, d };
-	return seccomp_rule_add_array(c, act, nr, 3, v);
-}
 
 /*
  * Memory.  Large requests and every shared anonymous mapping (which

@@ -279,7 +279,7 @@ static int wait_loop(const struct sandlock_policy *p, struct sl_run *run, pid_t 
 	uint64_t total = 0;
 	bool violated = false, timed_out = false, over = false, cancelled = false;
 	bool exited = false;
-	struct sl_notify_state nstate = { false, 0 };
+	struct sl_notify_state nstate = { false };
 	int st = 0;
 	struct rusage ru;
 
@@ -448,7 +448,7 @@ int sandlock_run(const struct sandlock_policy *p, char *const argv[],
 		err = SANDLOCK_ENOMEM;
 		goto failed;
 	}
-	if ((err = sl_namespaces_prepare(&run, &f, res)))
+	if ((err = sl_namespaces_prepare(&run, res)))
 		goto failed;
 	sl_rlimits_prepare(&run);
 	run.own_userns = run.set_nproc;

@@ -2,14 +2,20 @@
  *
  *   inproc [-k K] [-w WARMUP] [COMMAND [ARGS...]]     (default /bin/true)
  *
- * From this one process, runs COMMAND K times with sandlock_run() under the
- * default profile (the original tool's defaults: cpu 5 s, mem 256 MB, ... plus
- * no_fork, no_network, clean_env) and K times with posix_spawn()+waitpid(),
- * alternating (A B A B ...), each timed with CLOCK_MONOTONIC.  A run fails
- * when sandlock_run() returns non-zero or the status is not 0.  Output:
+ * From this one process, runs COMMAND K times each way, in rotating order:
+ *  - sandlock_run() under the default profile (the original tool's defaults:
+ *    cpu 5 s, mem 256 MB, ... plus no_fork, no_network, clean_env);
+ *  - floor_inproc: what bench/floor_profile does (vfork; setsid, six
+ *    rlimits, the drop to 65534 when root, no-new-privs, the 60-syscall
+ *    filter of deny_list.h built once with libseccomp before the loop;
+ *    exec; wait), the in-process floor of the default profile's work;
+ *  - posix_spawn() + waitpid().
+ * Each is timed with CLOCK_MONOTONIC.  A run fails when it returns non-zero
+ * or the status is not 0.  Output:
  *   stat NAME ok fail median_ms p10_ms p90_ms
- *   ratio sandlock_run posix_spawn median p10 p90 pairs   (per-pair ratios)
- *   ratio_of_medians X
+ *   ratio A B median p10 p90 pairs        (per-round ratios A/B)
+ *   ratio_of_medians X                     (sandlock_run / posix_spawn)
+ * The first ratio line is sandlock_run / posix_spawn.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -22,6 +28,16 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <seccomp.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+
+#include "deny_list.h"
 #include "sandlock.h"
 
 extern char **environ;
@@ -60,6 +76,81 @@ static void stats(const char *name, const double *t, int k, double *tmp)
            quantile(tmp, n, 0.1), quantile(tmp, n, 0.9));
 }
 
+/* The filter of floor_profile, built once (floor_profile builds it once
+ * per process too; here the process is long-lived). */
+static struct sock_fprog floor_filter(void)
+{
+    struct sock_fprog prog = {0, NULL};
+    scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
+    unsigned added = 0;
+    if (!ctx || bench_fill_filter(ctx, &added) < 0)
+        return prog;
+    int fd = memfd_create("inproc-bpf", MFD_CLOEXEC);
+    struct stat st;
+    if (fd < 0 || seccomp_export_bpf(ctx, fd) < 0 || fstat(fd, &st) < 0 || st.st_size <= 0) {
+        seccomp_release(ctx);
+        return prog;
+    }
+    seccomp_release(ctx);
+    struct sock_filter *insns = malloc((size_t)st.st_size);
+    if (insns && pread(fd, insns, (size_t)st.st_size, 0) == st.st_size) {
+        prog.len = (unsigned short)(st.st_size / (off_t)sizeof(struct sock_filter));
+        prog.filter = insns;
+    }
+    close(fd);
+    return prog;
+}
+
+static struct sock_fprog g_prog;
+static struct rlimit g_rl[6];
+static const int g_res[6] = {RLIMIT_CPU, RLIMIT_DATA, RLIMIT_FSIZE,
+                             RLIMIT_NOFILE, RLIMIT_NPROC, RLIMIT_CORE};
+static const rlim_t g_val[6] = {5, 256UL << 20, 10UL << 20, 100, 10, 0};
+
+/* floor_profile's child work, from this process; returns the wait status
+ * or -1.  noinline: vfork's child must not return into a caller's frame. */
+static __attribute__((noinline)) int floor_run(char **cmd, int drop_root)
+{
+    volatile int failed = 0;
+    pid_t pid = vfork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        if (syscall(SYS_setsid) < 0)
+            goto fail;
+        for (int i = 0; i < 6; i++)
+            if (syscall(SYS_prlimit64, 0, g_res[i], &g_rl[i], NULL) < 0)
+                goto fail;
+        if (drop_root && (syscall(SYS_setgroups, 0, NULL) < 0 ||
+                          syscall(SYS_setresgid, 65534, 65534, 65534) < 0 ||
+                          syscall(SYS_setresuid, 65534, 65534, 65534) < 0))
+            goto fail;
+        if (syscall(SYS_prctl, PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
+            syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &g_prog) < 0)
+            goto fail;
+        execve(cmd[0], cmd, environ);
+    fail:
+        failed = 1;
+        _exit(125);
+    }
+    int status = -1;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    return failed ? -1 : status;
+}
+
+static void ratio(const char *a, const double *ta, const char *b, const double *tb, int k,
+                  double *tmp)
+{
+    int n = 0;
+    for (int i = 0; i < k; i++)
+        if (!isnan(ta[i]) && !isnan(tb[i]))
+            tmp[n++] = ta[i] / tb[i];
+    qsort(tmp, (size_t)n, sizeof *tmp, cmp_double);
+    printf("ratio\t%s\t%s\t%.4f\t%.4f\t%.4f\t%d\n", a, b, quantile(tmp, n, 0.5),
+           quantile(tmp, n, 0.1), quantile(tmp, n, 0.9), n);
+}
+
 int main(int argc, char **argv)
 {
     int k = 500, warmup = 5, opt;
@@ -82,30 +173,40 @@ int main(int argc, char **argv)
     p.no_fork = p.no_network = p.clean_env = true;
     p.cpu_sec = 5;
     p.mem_mb = 256;
+    g_prog = floor_filter();
+    if (!g_prog.len) {
+        fprintf(stderr, "inproc: cannot build the floor filter\n");
+        return 2;
+    }
+    for (int i = 0; i < 6; i++)
+        g_rl[i].rlim_cur = g_rl[i].rlim_max = g_val[i];
+    int drop_root = geteuid() == 0;
 
-    double *ts = malloc((size_t)k * sizeof *ts), *tp = malloc((size_t)k * sizeof *tp),
-           *tmp = malloc((size_t)k * sizeof *tmp);
-    if (!ts || !tp || !tmp)
+    enum { SL, FLOOR, SPAWN, N };
+    static const char *const names[N] = {"sandlock_run", "floor_inproc", "posix_spawn"};
+    double *t[N], *tmp = malloc((size_t)k * sizeof *tmp);
+    for (int a = 0; a < N; a++)
+        if (!(t[a] = malloc((size_t)k * sizeof *t[a])))
+            return 2;
+    if (!tmp)
         return 2;
     char first_err[300] = "";
     for (int i = -warmup; i < k; i++) {
-        /* alternate which one goes first, so neither always follows the other */
-        for (int j = 0; j < 2; j++) {
-            int which = ((i < 0 ? -i : i) + j) % 2;
-            double t0 = now_ms(), t;
-            if (which == 0) {
+        /* rotate the order, so none always follows another */
+        for (int j = 0; j < N; j++) {
+            int which = ((i < 0 ? -i : i) + j) % N;
+            double t0 = now_ms(), dt;
+            int ok;
+            if (which == SL) {
                 struct sandlock_result r;
                 memset(&r, 0, sizeof r);
                 int rc = sandlock_run(&p, cmd, &r);
-                t = now_ms() - t0;
-                if (rc != 0 || r.status != 0) {
-                    if (!first_err[0])
-                        snprintf(first_err, sizeof first_err, "rc=%d status=%d verdict=%s error=%s",
-                                 rc, r.status, sandlock_verdict_name(r.verdict), r.error);
-                    t = NAN;
-                }
-                if (i >= 0)
-                    ts[i] = t;
+                ok = rc == 0 && r.status == 0;
+                if (!ok && !first_err[0])
+                    snprintf(first_err, sizeof first_err, "rc=%d status=%d verdict=%s error=%s",
+                             rc, r.status, sandlock_verdict_name(r.verdict), r.error);
+            } else if (which == FLOOR) {
+                ok = floor_run(cmd, drop_root) == 0;
             } else {
                 pid_t pid;
                 int status = -1;
@@ -113,41 +214,34 @@ int main(int argc, char **argv)
                 if (rc == 0)
                     while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
                     }
-                t = now_ms() - t0;
-                if (rc != 0 || status != 0)
-                    t = NAN;
-                if (i >= 0)
-                    tp[i] = t;
+                ok = rc == 0 && status == 0;
             }
+            dt = now_ms() - t0;
+            if (i >= 0)
+                t[which][i] = ok ? dt : NAN;
         }
     }
     sandlock_policy_release(&p);
     printf("# inproc: K=%d warmup=%d command=%s, sandlock_run default profile "
-           "(no_fork no_network clean_env cpu 5 mem 256) vs posix_spawn+waitpid, alternating\n",
+           "(no_fork no_network clean_env cpu 5 mem 256), floor_inproc and "
+           "posix_spawn+waitpid, rotating\n",
            k, warmup, cmd[0]);
-    stats("sandlock_run", ts, k, tmp);
-    stats("posix_spawn", tp, k, tmp);
-    int n = 0;
-    for (int i = 0; i < k; i++)
-        if (!isnan(ts[i]) && !isnan(tp[i]))
-            tmp[n++] = ts[i] / tp[i];
-    qsort(tmp, (size_t)n, sizeof *tmp, cmp_double);
-    printf("ratio\tsandlock_run\tposix_spawn\t%.4f\t%.4f\t%.4f\t%d\n", quantile(tmp, n, 0.5),
-           quantile(tmp, n, 0.1), quantile(tmp, n, 0.9), n);
+    for (int a = 0; a < N; a++)
+        stats(names[a], t[a], k, tmp);
+    ratio(names[SL], t[SL], names[SPAWN], t[SPAWN], k, tmp);
+    ratio(names[FLOOR], t[FLOOR], names[SPAWN], t[SPAWN], k, tmp);
+    ratio(names[SL], t[SL], names[FLOOR], t[FLOOR], k, tmp);
     /* ratio of the medians, for reference */
-    int a = 0, b = 0;
-    double *sa = malloc((size_t)k * sizeof *sa), *sb = malloc((size_t)k * sizeof *sb);
-    if (!sa || !sb)
-        return 2;
-    for (int i = 0; i < k; i++) {
-        if (!isnan(ts[i]))
-            sa[a++] = ts[i];
-        if (!isnan(tp[i]))
-            sb[b++] = tp[i];
+    double med[N];
+    for (int a = 0; a < N; a++) {
+        int n = 0;
+        for (int i = 0; i < k; i++)
+            if (!isnan(t[a][i]))
+                tmp[n++] = t[a][i];
+        qsort(tmp, (size_t)n, sizeof *tmp, cmp_double);
+        med[a] = quantile(tmp, n, 0.5);
     }
-    qsort(sa, (size_t)a, sizeof *sa, cmp_double);
-    qsort(sb, (size_t)b, sizeof *sb, cmp_double);
-    printf("ratio_of_medians\t%.4f\n", quantile(sa, a, 0.5) / quantile(sb, b, 0.5));
+    printf("ratio_of_medians\t%.4f\n", med[SL] / med[SPAWN]);
     if (first_err[0])
         printf("# first sandlock_run failure: %s\n", first_err);
     return 0;

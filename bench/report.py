@@ -167,13 +167,17 @@ def main():
                          "hwm": num(f[6]) if num(f[6]) else None, "ff": f[7],
                          "cmd": f[8] if len(f) > 8 else ""}
             mem_order.append(f[1])
-    inproc = {"stat": [], "ratio": (None, None, None), "rom": None, "err": "", "cmd": "", "note": ""}
+    inproc = {"stat": [], "ratio": (None, None, None), "ratios": {}, "rom": None, "err": "",
+              "cmd": "", "note": ""}
     for l in lines("inproc.txt"):
         f = l.split("\t")
         if f[0] == "stat" and len(f) >= 7:
             inproc["stat"].append(f)
         elif f[0] == "ratio" and len(f) >= 7:
-            inproc["ratio"] = tuple(num(x) if int(f[6]) > 0 else None for x in f[3:6])
+            trio = tuple(num(x) if int(f[6]) > 0 else None for x in f[3:6])
+            inproc["ratios"][(f[1], f[2])] = trio
+            if (f[1], f[2]) == ("sandlock_run", "posix_spawn"):
+                inproc["ratio"] = trio
         elif f[0] == "ratio_of_medians":
             inproc["rom"] = f[1]
         elif l.startswith("# first sandlock_run failure"):
@@ -244,6 +248,9 @@ def main():
         row(f"`--isolate-tmp` ÷ default profile, {what}", R.r("sl_isolate_tmp", "sl_default"), "le", 1.05)
         row(f"`--unshare on` ÷ bubblewrap, {what}", R.r("sl_unshare", "bwrap"), "le", 0.80)
     row("in-process `sandlock_run()` ÷ `posix_spawn`+`waitpid`", inproc["ratio"], "le", 1.10)
+    fl = inproc["ratios"].get(("floor_inproc", "posix_spawn"))
+    if fl:
+        p(f"| (for scale) in-process floor of the default profile ÷ `posix_spawn`+`waitpid` | {rtxt(*fl)} | - | - |")
     for mode in ("getppid", "write"):
         row(f"`{mode}()` loop, default profile ÷ bare (CPU time)", sysd.get((mode, "sl_default"), {}).get("ratio"), "le", 1.05)
     rps = lambda n: tput.get(n, {}).get("rps")
@@ -290,14 +297,19 @@ def main():
 
     # ------------------------------------------------------------ in-process
     p("## In-process: `sandlock_run()` against `posix_spawn` + `waitpid`\n")
-    p("`bench/inproc` (linked with `build/libsandlock.a`) runs `/bin/true` alternately")
-    p("with `sandlock_run()` (default profile: no_fork, no_network, clean_env, cpu 5, mem 256)")
-    p("and with `posix_spawn()` + `waitpid()`, from the same process.\n")
+    p("`bench/inproc` (linked with `build/libsandlock.a`) runs `/bin/true` in rotating order")
+    p("with `sandlock_run()` (default profile: no_fork, no_network, clean_env, cpu 5, mem 256),")
+    p("with `floor_inproc` (what `bench/floor_profile` does, from the same process: vfork, setsid,")
+    p("six rlimits, the drop to 65534 as root, no-new-privs, its 60-syscall filter built once")
+    p("before the loop, exec, wait) and with `posix_spawn()` + `waitpid()`.\n")
     if inproc["stat"]:
         p("| call | median ms | p10 ms | p90 ms | ok / failed |\n|---|---|---|---|---|")
         for f in inproc["stat"]:
             p(f"| `{f[1]}` | {fmt(f[4], 3)} | {fmt(f[5], 3)} | {fmt(f[6], 3)} | {okfail(f[2], f[3], '-')} |")
-        p(f"\nPaired ratio: {rtxt(*inproc['ratio'])}; ratio of the medians: {fmt(inproc['rom'], 3)}×.")
+        p(f"\nPaired ratio `sandlock_run` ÷ `posix_spawn`: {rtxt(*inproc['ratio'])}; ratio of the medians: {fmt(inproc['rom'], 3)}×.")
+        for (a, b), trio in inproc["ratios"].items():
+            if (a, b) != ("sandlock_run", "posix_spawn"):
+                p(f"Paired ratio `{a}` ÷ `{b}`: {rtxt(*trio)}.")
         if inproc["err"]:
             p(f"\n{inproc['err']}")
         p(f"\nMade by: `{rel(inproc['cmd'])}`\n")

@@ -76,7 +76,8 @@ struct sl_run {
 	char uid_map[64], gid_map[64];
 	bool mount_proc, mount_tmp;
 	char *tmp_dir;           /* isolate_tmp directory */
-	char *tmp_parent;        /* its unlistable parent (as root) */
+	char *tmp_parent;        /* its unlistable parent (as root), ours alone */
+	bool tmp_recycle;        /* park it for a later run (see scratch.c) */
 	const char *cwd;         /* the supervisor's working directory */
 	const char *keep[SL_MAX_KEEP]; /* paths under /tmp bound back */
 	int n_keep;
@@ -155,7 +156,8 @@ enum sandlock_unshare sl_unshare_mode(const struct sandlock_policy *p);
 void sl_namespaces_disable(struct sl_run *run, struct sandlock_result *res);
 
 /* scratch.c */
-int sl_scratch_create(struct sl_run *run, struct sandlock_result *res);
+int sl_scratch_create(struct sl_run *run, const struct sandlock_features *f,
+		      struct sandlock_result *res);
 void sl_scratch_remove(struct sl_run *run);
 
 /* spawn.c */

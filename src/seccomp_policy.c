@@ -41,6 +41,12 @@
 #ifndef PR_SET_MM
 #define PR_SET_MM 35
 #endif
+#ifndef PR_SET_VMA
+#define PR_SET_VMA 0x53564d41
+#endif
+#ifndef PR_GET_AUXV
+#define PR_GET_AUXV 0x41555856
+#endif
 
 #define NS_FLAGS (CLONE_NEWNS | CLONE_NEWCGROUP | CLONE_NEWUTS | CLONE_NEWIPC | \
 		  CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWTIME)
@@ -223,25 +229,11 @@ static struct scmp_arg_cmp eq32(unsigned i, uint32_t x)
 	return masked(i, LOW32, x);
 }
 
-/* Block every value of argument i whose low 32 bits are neither 0 nor
- * 0xffffffff: for each bit c below 31, a value with the sign bit clear and
- * c set, or with the sign bit set and c clear, is neither. */
-static int block_unless_0_or_all(scmp_filter_ctx c, const char *name, unsigned i)
-{
-	int r = 0;
-	for (unsigned b = 0; b < 31; b++) {
-		uint32_t bit = 1u << b, sign = 0x80000000u;
-		r |= rule1(c, VIOLATION, name, masked(i, bit | sign, bit));
-		r |= rule1(c, VIOLATION, name, masked(i, bit | sign, sign));
-	}
-	return r;
-}
-
 struct refused {
 	uint32_t value, action;
 };
 static int all_but(scmp_filter_ctx c, uint32_t act, const char *name, unsigned i,
-		   const struct refused *r, size_t n);
+		   unsigned bits, const struct refused *r, size_t n);
 
 /* socket: with --no-network every family is a violation but AF_UNIX, which
  * the C library itself tries at start-up (glibc asks nscd for user names:
@@ -250,7 +242,7 @@ static int socket_rules(scmp_filter_ctx c, unsigned v)
 {
 	if (v & SL_FV_NO_NETWORK) {
 		static const struct refused unix_only[] = { { AF_UNIX, SCMP_ACT_ERRNO(EACCES) } };
-		return all_but(c, VIOLATION, "socket", 0, unix_only, 1);
+		return all_but(c, VIOLATION, "socket", 0, 6, unix_only, 1);
 	}
 	return rule0(c, (v & SL_FV_STRICT) ? SCMP_ACT_ERRNO(ENOSYS) : SCMP_ACT_ALLOW, "socket");
 }
@@ -325,11 +317,12 @@ static int clone_rules(scmp_filter_ctx c, unsigned v)
 	return r;
 }
 
-/* Allow every low-32-bit value of argument i except the n values in vals
- * (which take their own actions).  A filter has no "not equal under a
- * mask", so the complement is spelled as the prefixes of a binary trie of
- * the refused values: at most 32 rules per refused value, none of which
- * matches a refused value. */
+/* Allow every low-32-bit value of argument i that has its top bits (from
+ * depth on) equal to prefix, except the n values in vals (which take their
+ * own actions).  A filter has no "not equal under a mask", so the
+ * complement is spelled as the prefixes of a binary trie of the refused
+ * values: at most one rule per remaining bit per refused value, none of
+ * which matches a refused value. */
 static int cover(scmp_filter_ctx c, uint32_t act, const char *name, unsigned i,
 		 uint32_t prefix, unsigned depth, const uint32_t *vals, size_t n)
 {
@@ -351,23 +344,30 @@ static int cover(scmp_filter_ctx c, uint32_t act, const char *name, unsigned i,
 	       cover(c, act, name, i, prefix | bit, depth + 1, one, no);
 }
 
-/* Every other value of argument i takes action act. */
+/* Every other value of argument i below 2^bits (in its low 32 bits) takes
+ * action act; values at or above it that are not refused fall to the
+ * default (ENOSYS).  Where the kernel accepts only small values (signal
+ * numbers, socket families, prctl and fcntl commands) a narrow domain keeps
+ * the trie short: every rule is a BPF program the kernel compiles and
+ * checks in every run, and that costs start-up time. */
 static int all_but(scmp_filter_ctx c, uint32_t act, const char *name, unsigned i,
-		   const struct refused *r, size_t n)
+		   unsigned bits, const struct refused *r, size_t n)
 {
 	uint32_t vals[8];
+	size_t nv = 0;
 	int ret = 0;
 	for (size_t k = 0; k < n; k++) {
-		vals[k] = r[k].value;
+		if (bits == 32 || r[k].value < (1u << bits))
+			vals[nv++] = r[k].value;
 		ret |= rule1(c, r[k].action, name, eq32(i, r[k].value));
 	}
-	return ret | cover(c, act, name, i, 0, 0, vals, n);
+	return ret | cover(c, act, name, i, 0, 32 - bits, vals, nv);
 }
 
-static int allow_all_but(scmp_filter_ctx c, const char *name, unsigned i,
+static int allow_all_but(scmp_filter_ctx c, const char *name, unsigned i, unsigned bits,
 			 const struct refused *r, size_t n)
 {
-	return all_but(c, SCMP_ACT_ALLOW, name, i, r, n);
+	return all_but(c, SCMP_ACT_ALLOW, name, i, bits, r, n);
 }
 
 
@@ -421,23 +421,26 @@ static int argument_rules(scmp_filter_ctx c)
 		{ 0x8901 /* FIOSETOWN */, SCMP_ACT_ERRNO(EPERM) },
 		{ 0x8902 /* SIOCSPGRP */, SCMP_ACT_ERRNO(EPERM) },
 	};
-	r |= allow_all_but(c, "ioctl", 1, ioctls, 4);
+	r |= allow_all_but(c, "ioctl", 1, 32, ioctls, 4);
 	const struct refused fcntls[] = { { F_SETOWN, EPERM_ }, { F_SETOWN_EX, EPERM_ } };
-	r |= allow_all_but(c, "fcntl", 1, fcntls, 2);
+	r |= allow_all_but(c, "fcntl", 1, 11, fcntls, 2);
 	/* Rewriting our memory map's description; inviting a tracer. */
 	/* ... and clearing the parent-death signal, which would let the
 	 * program outlive a killed sandbox. */
+	/* Options are small numbers but for a few magic values: those are
+	 * named here, and any other value of 128 or more falls to ENOSYS. */
 	static const struct refused prctls[] = {
 		{ PR_SET_MM, VIOLATION }, { PR_SET_PTRACER, VIOLATION },
 		{ PR_SET_PDEATHSIG, SCMP_ACT_ERRNO(EPERM) },
+		{ PR_SET_VMA, SCMP_ACT_ALLOW }, { PR_GET_AUXV, SCMP_ACT_ALLOW },
 	};
-	r |= allow_all_but(c, "prctl", 0, prctls, 3);
+	r |= allow_all_but(c, "prctl", 0, 7, prctls, 5);
 	/* SIGXFSZ keeps its default action: the program may neither ignore
 	 * nor catch it (CPython ignores it at start-up), so passing --fsize
 	 * always ends the run as file_size_limit.  The call "succeeds"
 	 * without effect. */
 	static const struct refused sigactions[] = { { SIGXFSZ, SCMP_ACT_ERRNO(0) } };
-	r |= allow_all_but(c, "rt_sigaction", 0, sigactions, 1);
+	r |= allow_all_but(c, "rt_sigaction", 0, 7, sigactions, 1);
 	/* Large memory requests are shown to the supervisor (which lets them
 	 * run) so that a refused allocation is judged memory_limit exactly. */
 	r |= memory_rules(c);
@@ -490,10 +493,11 @@ static scmp_filter_ctx build_main(unsigned v)
 	r |= signal_rules(c, v);
 	r |= self_only_rules(c);
 	r |= clone_rules(c, v);
-	/* personality: only the query and the default; no READ_IMPLIES_EXEC. */
+	/* personality: only the query and the default; anything else (such
+	 * as READ_IMPLIES_EXEC, which would make every readable page
+	 * executable) falls to the default, ENOSYS. */
 	r |= rule1(c, SCMP_ACT_ALLOW, "personality", eq32(0, 0));
 	r |= rule1(c, SCMP_ACT_ALLOW, "personality", eq32(0, LOW32));
-	r |= block_unless_0_or_all(c, "personality", 0);
 	r |= argument_rules(c);
 	r |= rule0(c, SCMP_ACT_ERRNO(EPERM), "setsid");
 	r |= rule0(c, SCMP_ACT_ERRNO(EPERM), "setpgid");

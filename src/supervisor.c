@@ -430,7 +430,7 @@ int sandlock_run(const struct sandlock_policy *p, char *const argv[],
 	int pidfd = -1;
 	pid_t pid = -1;
 
-	if ((err = sl_scratch_create(&run, res)))
+	if ((err = sl_scratch_create(&run, &f, res)))
 		goto failed;
 	char wd[4096];
 	const char *wtmp = NULL;

@@ -464,8 +464,13 @@ for k in 0 1; do
 done
 for t in "$TMPBASE"/* "$TMPBASE"/.[!.]*; do
 	# root's shared, unlistable parent of scratch directories stays; what
-	# is in it must not
-	if [ "$t" = "$TMPBASE/sandlock-root" ] && [ -z "$(ls -A "$t" 2>/dev/null)" ]; then
+	# is in it must not, but for emptied directories parked for later runs
+	# in spare/ (root's, 0700: see src/scratch.c)
+	if [ "$t" = "$TMPBASE/sandlock-root" ]; then
+		bad=$(find "$t" -mindepth 1 ! -path "$t/spare" ! -regex "$t/spare/[0-7]" 2>/dev/null)
+		badmode=$(find "$t/spare" -maxdepth 0 ! \( -user 0 -perm 0700 \) 2>/dev/null)
+		[ -z "$bad$badmode" ] && continue
+		left+=($bad $badmode)
 		continue
 	fi
 	[ -e "$t" ] && left+=("$t")

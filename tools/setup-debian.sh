@@ -3,7 +3,7 @@
 # Run as root.  --bench also installs the peers and tools of `make bench`.
 set -e
 PKGS="build-essential pkg-config libseccomp-dev libcmocka-dev python3 golang-go
-      procps util-linux passwd file"
+      procps util-linux passwd file libcap2-bin"
 [ "${1:-}" = --bench ] && PKGS="$PKGS bubblewrap firejail gnuplot-nox hyperfine"
 if [ "$(id -u)" != 0 ]; then
 	echo "setup-debian.sh: run as root (it uses apt-get)" >&2

@@ -17,7 +17,7 @@
 #   flags: sandlock options for the main run
 #   setup: victim[:basic|futex|churn|chatter] listener tty stdin-socket
 #          stdout-pipe stdin blob
-#          bash_env ld_preload killparent
+#          bash_env ld_preload killparent filecaps
 #   escaped-if: shell test, true when the evidence shows an escape (attacks)
 #   ok-if: shell test, true when the workload worked (honest)
 #   xfail: issue N (reason)  - not contained yet by design: XFAIL/XPASS
@@ -26,7 +26,7 @@
 #                             SKIP when `sandlock --features` says LAYER is
 #                             not available ("-" = no layer needed)
 #   needs: root,userns,userns_or_root,x32,ia32,io_uring,memfd_secret,ipv6,
-#          tiocsti,modules,membarrier_global,cgroupfs
+#          tiocsti,modules,membarrier_global,cgroupfs,filecaps
 #   cflags: extra gcc flags     timeout / bare-timeout: seconds
 #   settle: seconds to wait after the run before judging
 #   cleanup: shell command run after judging    args: extra argv (eval'd)
@@ -240,6 +240,9 @@ need_ok() { # NAME -> 0/1, reason in NEED_WHY
 	root) if [ $IS_ROOT = 1 ]; then rc=0; else rc=1 r="needs root (bare run is not privileged)"; fi ;;
 	userns_or_root)
 		if [ $IS_ROOT = 1 ]; then rc=0; else r=$("$BUILD/probe" userns); rc=$?; fi ;;
+	filecaps)
+		if [ $IS_ROOT = 1 ] && command -v setcap >/dev/null; then rc=0
+		else rc=1 r="needs root and setcap (libcap2-bin)"; fi ;;
 	cgroupfs) if [ -w /sys/fs/cgroup/pids ]; then rc=0; else rc=1 r="no writable cgroup v1 pids hierarchy"; fi ;;
 	*) r=$("$BUILD/probe" "$n"); rc=$? ;;
 	esac
@@ -392,6 +395,12 @@ run_once() {
 			lopt+=(-i "$RUN/stdin.txt")
 			;;
 		blob) head -c 5242880 /dev/urandom >"$CWD/blob" ;;
+		filecaps)
+			# a file of root's that only a capability opens, and the
+			# capability on the attack's own binary
+			(umask 077 && printf 'sealed answer: %s\n' "$SECRET" >"$GRADER/sealed.txt")
+			setcap cap_dac_read_search+ep "${cmd[0]}" 2>>"$RUN/runner.err"
+			;;
 		bash_env)
 			printf ': > %q\n' "$EV/bash_env_ran" >"$RUN/bashenv.sh"
 			envv+=("BASH_ENV=$RUN/bashenv.sh")

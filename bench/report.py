@@ -27,6 +27,7 @@ LABELS = {
     "bwrap": "bubblewrap",
     "firejail": "firejail",
     "wrapper_floor": "(floor of the method: maxrss → tiny_exit directly)",
+    "allow_filter": "allow_filter (a one-instruction allow-all seccomp filter)",
 }
 CONFIGS = ["bare", "floor_spawn", "floor_profile", "predecessor", "sl_default", "sl_landlock",
            "sl_isolate_tmp", "sl_unshare", "sl_strict", "bwrap", "firejail"]
@@ -253,6 +254,9 @@ def main():
         p(f"| (for scale) in-process floor of the default profile ÷ `posix_spawn`+`waitpid` | {rtxt(*fl)} | - | - |")
     for mode in ("getppid", "write"):
         row(f"`{mode}()` loop, default profile ÷ bare (CPU time)", sysd.get((mode, "sl_default"), {}).get("ratio"), "le", 1.05)
+        af = sysd.get((mode, "allow_filter"), {}).get("ratio")
+        if af is not None:
+            p(f"| (for scale) `{mode}()` loop, any filter at all (`allow_filter`) ÷ bare | {rtxt(af)} | - | - |")
     rps = lambda n: tput.get(n, {}).get("rps")
     row("throughput (2 workers), default profile ÷ predecessor (emulated)", div(rps("sl_default"), rps("predecessor")), "ge", 1.3)
     row("throughput (2 workers), default profile ÷ bubblewrap", div(rps("sl_default"), rps("bwrap")), "ge", 2.5)
@@ -260,6 +264,29 @@ def main():
         v = peak(n)
         p(f"| supervisor peak memory, {label(n)} | {fmt(v, 0) + ' KiB' if v is not None else '-'} | ≤ 2048 KiB | {verdict(v, 'le', 2048)} |")
     p("")
+    # what bounds the targets that are not met, measured in this same run
+    notes = []
+    for mode in ("getppid", "write"):
+        d, a = sysd.get((mode, "sl_default"), {}), sysd.get((mode, "allow_filter"), {})
+        if num(d.get("med")) and num(a.get("med")):
+            notes.append(f"`{mode}()`: default profile {fmt(d['med'], 1)} ns, a one-instruction "
+                         f"allow-all filter {fmt(a['med'], 1)} ns per call "
+                         f"({rtxt(num(d['med']) / num(a['med']))} of it)")
+    if notes:
+        p("Per-syscall: on this kernel a process with any seccomp filter at all takes the slow")
+        p("system-call entry, even for calls the per-syscall cache allows without running the")
+        p("filter, so the figure under `allow_filter` is the floor of any seccomp sandbox here: "
+          + "; ".join(notes) + ".\n")
+    fl = inproc["ratios"].get(("floor_inproc", "posix_spawn"))
+    sf = inproc["ratios"].get(("sandlock_run", "floor_inproc"))
+    if fl and sf:
+        p(f"In-process: the in-process floor of the default profile's work is itself {rtxt(fl[0])}")
+        p(f"`posix_spawn`+`waitpid`; `sandlock_run()` is {rtxt(sf[0])} that floor. The kernel's")
+        p("compilation of the filter in every child (`seccomp()`, about 0.2 µs per BPF instruction")
+        p("here) and the exec of a filtered process are most of the difference.\n")
+    p("The `python3 -c pass` rows against the predecessor and bubblewrap apply the /bin/true")
+    p("targets to a run whose own start-up (tens of ms) dominates; a fixed saving shrinks in")
+    p("proportion, so they are reported, not expected to meet the /bin/true ratios.\n")
     p("The throughput target also names an absolute figure, 1.3 × the original")
     p("predecessor's 1,108 runs/s = 1,440 runs/s, measured elsewhere on another day: here the")
     p(f"default profile did **{fmt(rps('sl_default'), 0)} runs/s** with two workers (not a same-run")

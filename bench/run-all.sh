@@ -45,7 +45,7 @@ PY=${BENCH_PYTHON:-/usr/bin/python3}
 LL_EXTRA=${BENCH_LL_EXTRA:-}
 
 B="$BENCH_DIR"
-for p in runner throughput maxrss floor_spawn floor_profile predecessor syscall_loop tiny_exit; do
+for p in runner throughput maxrss floor_spawn floor_profile predecessor syscall_loop allow_filter tiny_exit; do
     [ -x "$B/$p" ] || { echo "run-all: $B/$p missing: run 'make -C bench' first" >&2; exit 2; }
 done
 
@@ -171,6 +171,7 @@ log "per-syscall: $SYSCALL_N calls x $SYSCALL_ROUNDS rounds"
 SYS_CPU=60
 SYS_CONFIGS=(
     "bare|"
+    "allow_filter|$B/allow_filter"
     "floor_profile|$B/floor_profile --cpu $SYS_CPU"
 )
 for pr in "${PROFILES[@]}"; do

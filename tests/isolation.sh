@@ -170,6 +170,28 @@ if [ "${out#* }" = "0o700 True True" ] && [ ! -e "$d" ]; then pass "isolate-tmp:
 $S --isolate-tmp --timeout 0.5 -- $PY -c 'import os, time; open(os.environ["TMPDIR"] + "/f", "w"); print(os.environ["TMPDIR"], flush=True); time.sleep(10)' >"$WORK/iso" 2>&1
 d=$(head -1 "$WORK/iso")
 if [ -n "$d" ] && [ ! -e "$d" ]; then pass "isolate-tmp: removed after a wall timeout"; else fail "isolate-tmp after timeout: $d"; fi
+# as root, a --no-network run's emptied directory is parked for the next
+# one (src/scratch.c): what the next run gets must be as good as new
+if [ "$ME" = 0 ]; then
+	probe='import os, stat
+d = os.environ["TMPDIR"]; st = os.stat(d)
+print(d, oct(stat.S_IMODE(st.st_mode)), st.st_uid, sorted(os.listdir(d)))
+open(d + "/left", "w").write("x"); os.mkdir(d + "/sub"); open(d + "/sub/f", "w"); os.chmod(d + "/sub", 0); os.chmod(d, 0o500)'
+	a=$($S --no-fork --no-network --isolate-tmp -- $PY -c "$probe" 2>&1)
+	b=$($S --no-fork --no-network --isolate-tmp -- $PY -c "$probe" 2>&1)
+	c=$($S --no-fork --no-network --isolate-tmp --user 1234:2345 -- $PY -c "$probe" 2>&1)
+	spare=${TMPDIR:-/tmp}/sandlock-root/spare
+	sparemode=$(stat -c '%u %a' "$spare" 2>/dev/null)
+	inside=$(find "$spare" -mindepth 2 2>/dev/null | head -3)
+	if [ "${a#* }" = "0o700 65534 []" ] && [ "${b#* }" = "0o700 65534 []" ] &&
+		[ "${c#* }" = "0o700 1234 []" ] && [ "${a%% *}" != "${b%% *}" ] &&
+		[ ! -e "${a%% *}" ] && [ ! -e "${b%% *}" ] && [ ! -e "${c%% *}" ] &&
+		[ "$sparemode" = "0 700" ] && [ -z "$inside" ]; then
+		pass "isolate-tmp: a recycled directory is empty, 0700, the new program's, under a new name"
+	else
+		fail "isolate-tmp recycling: a=[$a] b=[$b] c=[$c] spare=[$sparemode] inside=[$inside]"
+	fi
+fi
 # two concurrent runs cannot touch each other's files (with and without
 # the pid namespace a forking run gets)
 for extra in "" --no-fork; do

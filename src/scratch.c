@@ -66,14 +66,19 @@ static bool spare_name(char *buf, size_t len, const char *parent, int slot)
 	return n > 0 && (size_t)n < len;
 }
 
+/* Is there a spare directory only root may enter (made if need be)? */
+static bool spare_dir(const char *parent)
+{
+	char spare[4096];
+	return spare_name(spare, sizeof(spare), parent, -1) && root_dir(spare, 0700);
+}
+
 /* Take a parked directory as name, if there is one.  Only root may enter
  * the spare directory, and only empty directories are parked there, so
  * what is found is what was parked. */
 static bool claim_spare(const char *parent, const char *name, uid_t uid, gid_t gid)
 {
 	char spare[4096];
-	if (!spare_name(spare, sizeof(spare), parent, -1) || !root_dir(spare, 0700))
-		return false;
 	for (int i = 0; i < SPARE_SLOTS; i++) {
 		if (!spare_name(spare, sizeof(spare), parent, i) ||
 		    renameat2(AT_FDCWD, spare, AT_FDCWD, name, RENAME_NOREPLACE) != 0)
@@ -135,7 +140,8 @@ int sl_scratch_create(struct sl_run *run, const struct sandlock_features *f,
 			run->tmp_parent = dir; /* ours alone: removed at the end */
 		}
 		char *inner = random_name(dir);
-		run->tmp_recycle = !run->tmp_parent && run->p->no_network && f->landlock_abi >= 1;
+		run->tmp_recycle = !run->tmp_parent && run->p->no_network &&
+				   f->landlock_abi >= 1 && spare_dir(dir);
 		bool claimed = inner && run->tmp_recycle &&
 			       claim_spare(dir, inner, run->uid, run->gid);
 		if (!run->tmp_parent)

@@ -66,11 +66,12 @@ static uint64_t fs_rights(int abi)
 }
 
 /* Default paths of --landlock without --ro/--rw: what Python, a compiled C
- * program and Node.js need to start; missing ones are skipped. */
+ * program and Node.js need to start; missing ones are skipped.  Landlock
+ * checks where a path ends, not the symbolic links on the way, so link
+ * farms such as /etc/alternatives need no rule of their own. */
 static const char *const default_ro[] = {
 	"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32",
-	"/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d",
-	"/etc/localtime", "/etc/alternatives", "/etc/ssl", "/etc/python3",
+	"/etc/ld.so.cache", "/etc/localtime", "/etc/ssl", "/etc/python3",
 	"/etc/python3.11", "/etc/nsswitch.conf", "/etc/passwd", "/etc/group",
 	"/opt", "/dev/urandom", "/dev/random", "/dev/zero", "/proc/cpuinfo",
 	"/proc/meminfo", "/proc/stat", "/sys/devices/system/cpu", "/proc/sys/vm/overcommit_memory",
@@ -104,6 +105,21 @@ static int add_path(int ruleset, const char *path, uint64_t access, uint64_t han
 	close(fd);
 	errno = e;
 	return r;
+}
+
+/* A top-level directory that is missing, or a link into /usr (merged /usr:
+ * /bin -> usr/bin), needs no rule next to the one for /usr: a rule costs
+ * an open, an add_rule and a close in every run. */
+static bool under_usr(const char *path)
+{
+	if (strchr(path + 1, '/'))
+		return false;
+	char buf[256];
+	ssize_t n = readlink(path, buf, sizeof(buf) - 1);
+	if (n < 0)
+		return errno == ENOENT;
+	buf[n] = 0;
+	return (!strncmp(buf, "usr/", 4) || !strncmp(buf, "/usr/", 5)) && !strstr(buf, "..");
 }
 
 int sl_landlock_prepare(struct sl_run *run, const struct sandlock_features *f,
@@ -169,7 +185,8 @@ int sl_landlock_prepare(struct sl_run *run, const struct sandlock_features *f,
 				bad = p->rw.v[i];
 		if (defaults) {
 			for (const char *const *d = default_ro; *d && !r; d++)
-				r = add_path(fd, *d, FS_RO, h, false);
+				if (d == default_ro || !under_usr(*d))
+					r = add_path(fd, *d, FS_RO, h, false);
 			for (const char *const *d = default_rw; *d && !r; d++)
 				r = add_path(fd, *d, h, h, false);
 			const char *wd = p->workdir ? p->workdir : ".";

@@ -84,6 +84,8 @@ struct sl_run {
 
 	/* Landlock */
 	int landlock_fd;         /* -1: none */
+	int path_fds[48];        /* the ruleset's paths, closed once the child runs */
+	int n_path_fds;
 
 	/* seccomp */
 	bool use_seccomp;
@@ -146,6 +148,7 @@ const char *sl_syscall_name(uint32_t arch, int nr, char *buf, size_t len);
 /* landlock.c */
 int sl_landlock_prepare(struct sl_run *run, const struct sandlock_features *f,
 			struct sandlock_result *res);
+void sl_landlock_close_paths(struct sl_run *run);
 int sl_landlock_apply(const struct sl_run *run); /* child */
 
 /* namespaces.c */

@@ -79,8 +79,26 @@ static const char *const default_ro[] = {
 };
 static const char *const default_rw[] = { "/dev/null", NULL };
 
-static int add_path(int ruleset, const char *path, uint64_t access, uint64_t handled,
-		    bool must_exist)
+/* Closing a descriptor costs about a microsecond: the supervisor closes
+ * the paths' descriptors after the child is running, off its start-up. */
+static void keep_fd(struct sl_run *run, int fd)
+{
+	int e = errno;
+	if (run->n_path_fds < (int)(sizeof(run->path_fds) / sizeof(run->path_fds[0])))
+		run->path_fds[run->n_path_fds++] = fd;
+	else
+		close(fd);
+	errno = e;
+}
+
+void sl_landlock_close_paths(struct sl_run *run)
+{
+	while (run->n_path_fds > 0)
+		close(run->path_fds[--run->n_path_fds]);
+}
+
+static int add_path(struct sl_run *run, int ruleset, const char *path, uint64_t access,
+		    uint64_t handled, bool must_exist)
 {
 	int fd = open(path, O_PATH | O_CLOEXEC);
 	if (fd < 0)
@@ -101,9 +119,7 @@ static int add_path(int ruleset, const char *path, uint64_t access, uint64_t han
 						     LANDLOCK_RULE_PATH_BENEATH, &pb, 0)
 				      : 0;
 	}
-	int e = errno;
-	close(fd);
-	errno = e;
+	keep_fd(run, fd);
 	return r;
 }
 
@@ -178,22 +194,22 @@ int sl_landlock_prepare(struct sl_run *run, const struct sandlock_features *f,
 		int r = 0;
 		const char *bad = NULL;
 		for (size_t i = 0; i < p->ro.n && !r; i++)
-			if ((r = add_path(fd, p->ro.v[i], FS_RO, h, true)))
+			if ((r = add_path(run, fd, p->ro.v[i], FS_RO, h, true)))
 				bad = p->ro.v[i];
 		for (size_t i = 0; i < p->rw.n && !r; i++)
-			if ((r = add_path(fd, p->rw.v[i], h, h, true)))
+			if ((r = add_path(run, fd, p->rw.v[i], h, h, true)))
 				bad = p->rw.v[i];
 		if (defaults) {
 			for (const char *const *d = default_ro; *d && !r; d++)
 				if (d == default_ro || !under_usr(*d))
-					r = add_path(fd, *d, FS_RO, h, false);
+					r = add_path(run, fd, *d, FS_RO, h, false);
 			for (const char *const *d = default_rw; *d && !r; d++)
-				r = add_path(fd, *d, h, h, false);
+				r = add_path(run, fd, *d, h, h, false);
 			const char *wd = p->workdir ? p->workdir : ".";
-			if (!r && (r = add_path(fd, wd, h, h, true)))
+			if (!r && (r = add_path(run, fd, wd, h, h, true)))
 				bad = wd;
 		}
-		if (!r && run->tmp_dir && (r = add_path(fd, run->tmp_dir, h, h, true)))
+		if (!r && run->tmp_dir && (r = add_path(run, fd, run->tmp_dir, h, h, true)))
 			bad = run->tmp_dir;
 		/* the program's interpreter or binary given by path */
 		if (r) {

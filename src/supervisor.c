@@ -233,6 +233,7 @@ static void release_run(struct sl_run *run)
 		close_fd(&run->relay_out[i]);
 	}
 	close_fd(&run->landlock_fd);
+	sl_landlock_close_paths(run);
 	sl_environ_free(run->envp);
 	run->envp = NULL;
 	free(run->filter_copy);
@@ -499,6 +500,7 @@ int sandlock_run(const struct sandlock_policy *p, char *const argv[],
 	/* The child has called exec, or failed. */
 	for (int i = 0; i < 3; i++)
 		close_fd(&run.stdio[i]);
+	sl_landlock_close_paths(&run);
 	if (run.listener_fd >= 0)
 		fcntl(run.listener_fd, F_SETFD, FD_CLOEXEC);
 	if (run.fail_step != SL_STEP_NONE || run.exec_errno) {

@@ -86,6 +86,12 @@ struct sl_run {
 	int landlock_fd;         /* -1: none */
 	int path_fds[48];        /* the ruleset's paths, closed once the child runs */
 	int n_path_fds;
+	struct sl_proc_rule {    /* rules under /proc: added by the child, whose */
+		const char *path;    /* /proc may be a new one (pid namespace) */
+		uint64_t access;
+		bool must_exist;
+	} proc_rules[16];
+	int n_proc_rules;
 
 	/* seccomp */
 	bool use_seccomp;

@@ -79,6 +79,24 @@ static const char *const default_ro[] = {
 };
 static const char *const default_rw[] = { "/dev/null", NULL };
 
+/* Rights that only make sense on a directory are refused (EINVAL) on
+ * anything else: then the file's share of them.  Cheaper than asking what
+ * the path is first, and most of these paths are directories. */
+SL_CHILD static int add_rule(int ruleset, int fd, uint64_t access)
+{
+	struct landlock_path_beneath_attr pb = { .allowed_access = access, .parent_fd = fd };
+	int r = 0;
+	if (pb.allowed_access)
+		r = (int)syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &pb, 0);
+	if (r != 0 && errno == EINVAL && (pb.allowed_access & ~FS_FILE)) {
+		pb.allowed_access &= FS_FILE;
+		r = pb.allowed_access ? (int)syscall(SYS_landlock_add_rule, ruleset,
+						     LANDLOCK_RULE_PATH_BENEATH, &pb, 0)
+				      : 0;
+	}
+	return r;
+}
+
 /* Closing a descriptor costs about a microsecond: the supervisor closes
  * the paths' descriptors after the child is running, off its start-up. */
 static void keep_fd(struct sl_run *run, int fd)
@@ -97,28 +115,31 @@ void sl_landlock_close_paths(struct sl_run *run)
 		close(run->path_fds[--run->n_path_fds]);
 }
 
-static int add_path(struct sl_run *run, int ruleset, const char *path, uint64_t access,
+/* A /proc of its own (pid namespace) has other inodes than ours: rules for
+ * paths under /proc are made by the child, from the /proc it sees. */
+static bool under_proc(const char *path)
+{
+	return !strncmp(path, "/proc", 5) && (path[5] == '/' || path[5] == 0);
+}
+
+static int add_path(struct sl_run *run, int ruleset, const char *path, uint64_t rights,
 		    uint64_t handled, bool must_exist)
 {
+	if (under_proc(path)) {
+		if (must_exist && access(path, F_OK) != 0)
+			return -1;
+		if (run->n_proc_rules == (int)(sizeof(run->proc_rules) / sizeof(run->proc_rules[0]))) {
+			errno = E2BIG;
+			return -1;
+		}
+		run->proc_rules[run->n_proc_rules++] =
+			(struct sl_proc_rule){ path, rights & handled, must_exist };
+		return 0;
+	}
 	int fd = open(path, O_PATH | O_CLOEXEC);
 	if (fd < 0)
 		return must_exist ? -1 : 0;
-	/* Rights that only make sense on a directory are refused (EINVAL) on
-	 * anything else: then the file's share of them.  Cheaper than asking
-	 * what the path is first, and most of these paths are directories. */
-	struct landlock_path_beneath_attr pb = {
-		.allowed_access = access & handled,
-		.parent_fd = fd,
-	};
-	int r = 0;
-	if (pb.allowed_access)
-		r = (int)syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &pb, 0);
-	if (r != 0 && errno == EINVAL && (pb.allowed_access & ~FS_FILE)) {
-		pb.allowed_access &= FS_FILE;
-		r = pb.allowed_access ? (int)syscall(SYS_landlock_add_rule, ruleset,
-						     LANDLOCK_RULE_PATH_BENEATH, &pb, 0)
-				      : 0;
-	}
+	int r = add_rule(ruleset, fd, rights & handled);
 	keep_fd(run, fd);
 	return r;
 }
@@ -232,17 +253,25 @@ SL_CHILD int sl_landlock_apply(const struct sl_run *run)
 {
 	if (run->landlock_fd < 0)
 		return 0;
+	for (int i = 0; i < run->n_proc_rules; i++) {
+		const struct sl_proc_rule *pr = &run->proc_rules[i];
+		int fd = open(pr->path, O_PATH | O_CLOEXEC);
+		if (fd < 0) {
+			if (pr->must_exist)
+				return -1;
+			continue;
+		}
+		int r = add_rule(run->landlock_fd, fd, pr->access);
+		close(fd);
+		if (r != 0)
+			return -1;
+	}
 	if (run->p->landlock || run->p->strict) {
 		/* /proc/self resolves to the pid as seen by this /proc */
 		int pfd = open("/proc/self", O_PATH | O_CLOEXEC | O_DIRECTORY);
 		if (pfd >= 0) {
-			struct landlock_path_beneath_attr pb = {
-				.allowed_access = LANDLOCK_ACCESS_FS_READ_FILE |
-						  LANDLOCK_ACCESS_FS_READ_DIR,
-				.parent_fd = pfd,
-			};
-			syscall(SYS_landlock_add_rule, run->landlock_fd,
-				LANDLOCK_RULE_PATH_BENEATH, &pb, 0);
+			add_rule(run->landlock_fd, pfd,
+				 LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR);
 			close(pfd);
 		}
 	}

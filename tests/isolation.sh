@@ -79,6 +79,13 @@ print(os.read(fd, 100) if fd >= 0 else 'denied')"
 	kill $victim 2>/dev/null; wait $victim 2>/dev/null
 	# honest programs under the default rules
 	expect_status "landlock: python with stdlib imports" 0 $S --landlock --workdir "$SUB" -- $PY -c 'import json, re, os, threading, hashlib, decimal, sqlite3, collections; print(os.listdir("/proc/self/fd"))'
+	# the default /proc files, from the /proc the program sees: a forking
+	# run has a /proc of its own (pid namespace), with other inodes
+	for fl in "" --no-fork; do
+		expect_status "landlock: /proc/{meminfo,stat,cpuinfo} readable ${fl:-(own /proc)}" 0 $S --landlock $fl --workdir "$SUB" -- $PY -c '
+for p in ("/proc/meminfo", "/proc/stat", "/proc/cpuinfo", "/proc/sys/vm/overcommit_memory"):
+    assert open(p).read(), p'
+	done
 	expect_status "landlock: write scratch files in the workdir" 0 $S --landlock --workdir "$SUB" -- $PY -c 'open("scratch.txt","w").write("x"); import os; os.remove("scratch.txt")'
 	if command -v gcc >/dev/null; then
 		printf '#include <stdio.h>\nint main(void){puts("compiled ok");return 0;}\n' >"$SUB/hello.c"

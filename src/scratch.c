@@ -23,7 +23,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/ioctl.h>
 #include <sys/random.h>
+#include <sys/xattr.h>
+#include <linux/fs.h>
 #include <unistd.h>
 
 /* Root's shared parent of scratch directories: root-owned, 0711 (nobody
@@ -92,14 +95,50 @@ static bool claim_spare(const char *parent, const char *name, uid_t uid, gid_t g
 	return false;
 }
 
-/* Park the emptied directory dir (mode 0700) in a free slot. */
-static bool park(const char *dir)
+/* Can the emptied directory open at fd go to another run?  Only if it
+ * carries nothing of this one: whatever the program could set on it and
+ * the next program could read would be a channel from run to run (a test
+ * case saved for later).  So: no extended attribute or ACL (security.*
+ * labels are the system's), no inode flag its parent lacks, still one
+ * block (a directory never shrinks: its size would tell how many files
+ * there were); and its times are reset. */
+static bool as_good_as_new(int fd, int parent_fd)
+{
+	struct stat st;
+	if (fstat(fd, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_nlink != 2 ||
+	    (st.st_mode & 07777) != 0700 || st.st_size > 4096)
+		return false;
+	char names[1024];
+	ssize_t n = flistxattr(fd, names, sizeof(names));
+	if (n < 0 && errno != ENOTSUP)
+		return false;
+	for (ssize_t off = 0; n > 0 && off < n; off += (ssize_t)strlen(names + off) + 1)
+		if (strncmp(names + off, "security.", 9))
+			return false;
+	int flags = 0, parent_flags = 0;
+	if (ioctl(fd, FS_IOC_GETFLAGS, &flags) == 0) {
+		if (ioctl(parent_fd, FS_IOC_GETFLAGS, &parent_flags) != 0 || flags != parent_flags)
+			return false;
+	} else if (errno != ENOTTY && errno != EOPNOTSUPP && errno != EINVAL) {
+		return false;
+	}
+	return futimens(fd, NULL) == 0;
+}
+
+/* Park the emptied directory dir (mode 0700, open at fd) in a free slot. */
+static bool park(const char *dir, int fd)
 {
 	const char *slash = strrchr(dir, '/');
 	if (!slash)
 		return false;
 	char parent[4096], spare[4096];
 	snprintf(parent, sizeof(parent), "%.*s", (int)(slash - dir), dir);
+	int pfd = open(parent, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	bool ok = pfd >= 0 && as_good_as_new(fd, pfd);
+	if (pfd >= 0)
+		close(pfd);
+	if (!ok)
+		return false;
 	for (int i = 0; i < SPARE_SLOTS; i++) {
 		if (!spare_name(spare, sizeof(spare), parent, i))
 			return false;
@@ -215,7 +254,10 @@ void sl_scratch_remove(struct sl_run *run)
 		if (fstat(fd, &st) != 0 || (st.st_mode & 07777) != 0700)
 			fchmod(fd, 0700);
 		/* only an empty directory is parked */
-		parked = remove_tree(fd, 0) && run->tmp_recycle && park(run->tmp_dir);
+		int keep = run->tmp_recycle ? dup(fd) : -1;
+		parked = remove_tree(fd, 0) && keep >= 0 && park(run->tmp_dir, keep);
+		if (keep >= 0)
+			close(keep);
 	}
 	if (!parked)
 		rmdir(run->tmp_dir);

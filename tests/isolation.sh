@@ -199,6 +199,30 @@ open(d + "/left", "w").write("x"); os.mkdir(d + "/sub"); open(d + "/sub/f", "w")
 		fail "isolate-tmp recycling: a=[$a] b=[$b] c=[$c] spare=[$sparemode] inside=[$inside]"
 	fi
 fi
+# ... and carries nothing from one run to the next that the program could
+# set and the next program read: extended attributes, times, inode flags,
+# the size of a directory that once held many files (each is a channel from
+# run to run, such as a test case saved for later)
+if [ "$ME" = 0 ]; then
+	RB=$WORK/recycle
+	mkdir -p "$RB" && chmod 755 "$RB"
+	look='import os, fcntl, array
+d = os.environ["TMPDIR"]; st = os.stat(d); fl = array.array("l", [0])
+fcntl.ioctl(os.open(d, os.O_RDONLY), 0x80086601, fl)
+print([x for x in os.listxattr(d) if not x.startswith("security.")], int(st.st_mtime), st.st_size, fl[0] & 0x40)'
+	leaks=""
+	for plant in 'os.setxattr(d, "user.leak", b"answer")' 'os.utime(d, (12345, 12345))' \
+		'[open(d + "/" + "f" * 200 + str(i), "w").close() for i in range(300)]' \
+		'fcntl.ioctl(os.open(d, os.O_RDONLY), 0x40086602, array.array("l", [fl[0] | 0x40]))'; do
+		TMPDIR=$RB $S --no-fork --no-network --isolate-tmp -- $PY -c "$look
+$plant" >/dev/null 2>&1 || leaks+=" [could not plant: $plant]"
+		out=$(TMPDIR=$RB $S --no-fork --no-network --isolate-tmp -- $PY -c "$look" 2>&1)
+		case $out in "[] "*" 4096 0") [ "$(echo "$out" | cut -d' ' -f2)" != 12345 ] || leaks+=" [$plant: $out]" ;;
+		*) leaks+=" [$plant: $out]" ;; esac
+	done
+	if [ -z "$leaks" ]; then pass "isolate-tmp: nothing a run sets on its directory reaches the next run"
+	else fail "isolate-tmp recycling leaks:$leaks"; fi
+fi
 # two concurrent runs cannot touch each other's files (with and without
 # the pid namespace a forking run gets)
 for extra in "" --no-fork; do

@@ -78,6 +78,7 @@ struct sl_run {
 	char *tmp_dir;           /* isolate_tmp directory */
 	char *tmp_parent;        /* its unlistable parent (as root), ours alone */
 	bool tmp_recycle;        /* park it for a later run (see scratch.c) */
+	long long tmp_gen;       /* its inode generation when the run began */
 	const char *cwd;         /* the supervisor's working directory */
 	const char *keep[SL_MAX_KEEP]; /* paths under /tmp bound back */
 	int n_keep;

@@ -95,16 +95,28 @@ static bool claim_spare(const char *parent, const char *name, uid_t uid, gid_t g
 	return false;
 }
 
+/* The inode's generation number, which its owner may set (FS_IOC_SETVERSION
+ * on ext2/3/4 without metadata checksums); -1 where there is none. */
+static long long generation(int fd)
+{
+	long v = 0;
+	if (ioctl(fd, FS_IOC_GETVERSION, &v) != 0)
+		return -1;
+	return (unsigned int)v;
+}
+
 /* Can the emptied directory open at fd go to another run?  Only if it
  * carries nothing of this one: whatever the program could set on it and
  * the next program could read would be a channel from run to run (a test
  * case saved for later).  So: no extended attribute or ACL (security.*
- * labels are the system's), no inode flag its parent lacks, still one
- * block (a directory never shrinks: its size would tell how many files
- * there were); and its times are reset. */
-static bool as_good_as_new(int fd, int parent_fd)
+ * labels are the system's), no inode flag its parent lacks, the inode
+ * generation it had, still one block (a directory never shrinks: its size
+ * would tell how many files there were); and its times are reset. */
+static bool as_good_as_new(int fd, int parent_fd, long long gen)
 {
 	struct stat st;
+	if (generation(fd) != gen)
+		return false;
 	if (fstat(fd, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_nlink != 2 ||
 	    (st.st_mode & 07777) != 0700 || st.st_size > 4096)
 		return false;
@@ -126,7 +138,7 @@ static bool as_good_as_new(int fd, int parent_fd)
 }
 
 /* Park the emptied directory dir (mode 0700, open at fd) in a free slot. */
-static bool park(const char *dir, int fd)
+static bool park(const char *dir, int fd, long long gen)
 {
 	const char *slash = strrchr(dir, '/');
 	if (!slash)
@@ -134,7 +146,7 @@ static bool park(const char *dir, int fd)
 	char parent[4096], spare[4096];
 	snprintf(parent, sizeof(parent), "%.*s", (int)(slash - dir), dir);
 	int pfd = open(parent, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	bool ok = pfd >= 0 && as_good_as_new(fd, pfd);
+	bool ok = pfd >= 0 && as_good_as_new(fd, pfd, gen);
 	if (pfd >= 0)
 		close(pfd);
 	if (!ok)
@@ -195,6 +207,14 @@ int sl_scratch_create(struct sl_run *run, const struct sandlock_features *f,
 			return SANDLOCK_ESETUP;
 		}
 		dir = inner;
+		if (run->tmp_recycle) {
+			int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			run->tmp_gen = fd >= 0 ? generation(fd) : -1;
+			if (fd < 0)
+				run->tmp_recycle = false;
+			else
+				close(fd);
+		}
 	} else {
 		snprintf(dir, len, "%s/sandlock.XXXXXX", base);
 		if (!mkdtemp(dir)) {
@@ -255,7 +275,7 @@ void sl_scratch_remove(struct sl_run *run)
 			fchmod(fd, 0700);
 		/* only an empty directory is parked */
 		int keep = run->tmp_recycle ? dup(fd) : -1;
-		parked = remove_tree(fd, 0) && keep >= 0 && park(run->tmp_dir, keep);
+		parked = remove_tree(fd, 0) && keep >= 0 && park(run->tmp_dir, keep, run->tmp_gen);
 		if (keep >= 0)
 			close(keep);
 	}

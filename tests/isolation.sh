@@ -209,15 +209,20 @@ if [ "$ME" = 0 ]; then
 	look='import os, fcntl, array
 d = os.environ["TMPDIR"]; st = os.stat(d); fl = array.array("l", [0])
 fcntl.ioctl(os.open(d, os.O_RDONLY), 0x80086601, fl)
-print([x for x in os.listxattr(d) if not x.startswith("security.")], int(st.st_mtime), st.st_size, fl[0] & 0x40)'
+gen = array.array("l", [0])
+try: fcntl.ioctl(os.open(d, os.O_RDONLY), 0x80087601, gen)
+except OSError: pass
+print([x for x in os.listxattr(d) if not x.startswith("security.")], int(st.st_mtime), st.st_size, fl[0] & 0x40, gen[0] & 0xffffffff == 12345)'
 	leaks=""
 	for plant in 'os.setxattr(d, "user.leak", b"answer")' 'os.utime(d, (12345, 12345))' \
 		'[open(d + "/" + "f" * 200 + str(i), "w").close() for i in range(300)]' \
-		'fcntl.ioctl(os.open(d, os.O_RDONLY), 0x40086602, array.array("l", [fl[0] | 0x40]))'; do
+		'fcntl.ioctl(os.open(d, os.O_RDONLY), 0x40086602, array.array("l", [fl[0] | 0x40]))' \
+		'try: fcntl.ioctl(os.open(d, os.O_RDONLY), 0x40087602, array.array("l", [12345]))
+except OSError: pass  # no settable generation on this file system'; do
 		TMPDIR=$RB $S --no-fork --no-network --isolate-tmp -- $PY -c "$look
 $plant" >/dev/null 2>&1 || leaks+=" [could not plant: $plant]"
 		out=$(TMPDIR=$RB $S --no-fork --no-network --isolate-tmp -- $PY -c "$look" 2>&1)
-		case $out in "[] "*" 4096 0") [ "$(echo "$out" | cut -d' ' -f2)" != 12345 ] || leaks+=" [$plant: $out]" ;;
+		case $out in "[] "*" 4096 0 False") [ "$(echo "$out" | cut -d' ' -f2)" != 12345 ] || leaks+=" [$plant: $out]" ;;
 		*) leaks+=" [$plant: $out]" ;; esac
 	done
 	if [ -z "$leaks" ]; then pass "isolate-tmp: nothing a run sets on its directory reaches the next run"

@@ -86,9 +86,12 @@ static bool claim_spare(const char *parent, const char *name, uid_t uid, gid_t g
 		if (!spare_name(spare, sizeof(spare), parent, i) ||
 		    renameat2(AT_FDCWD, spare, AT_FDCWD, name, RENAME_NOREPLACE) != 0)
 			continue;
+		/* times of now, as a new directory's: set at parking, they would
+		 * tell when the last program chose to end */
 		struct stat st;
 		if (lstat(name, &st) == 0 && S_ISDIR(st.st_mode) && (st.st_mode & 07777) == 0700 &&
-		    ((st.st_uid == uid && st.st_gid == gid) || chown(name, uid, gid) == 0))
+		    ((st.st_uid == uid && st.st_gid == gid) || chown(name, uid, gid) == 0) &&
+		    utimensat(AT_FDCWD, name, NULL, AT_SYMLINK_NOFOLLOW) == 0)
 			return true;
 		rmdir(name);
 	}
@@ -111,7 +114,8 @@ static long long generation(int fd)
  * case saved for later).  So: no extended attribute or ACL (security.*
  * labels are the system's), no inode flag its parent lacks, the inode
  * generation it had, still one block (a directory never shrinks: its size
- * would tell how many files there were); and its times are reset. */
+ * would tell how many files there were).  Its times are reset when it is
+ * claimed. */
 static bool as_good_as_new(int fd, int parent_fd, long long gen)
 {
 	struct stat st;
@@ -134,7 +138,7 @@ static bool as_good_as_new(int fd, int parent_fd, long long gen)
 	} else if (errno != ENOTTY && errno != EOPNOTSUPP && errno != EINVAL) {
 		return false;
 	}
-	return futimens(fd, NULL) == 0;
+	return true;
 }
 
 /* Park the emptied directory dir (mode 0700, open at fd) in a free slot. */

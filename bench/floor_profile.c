@@ -9,7 +9,8 @@
  * (--no-fork --no-network --clean-env --cpu 5 --mem 256), in the cheapest
  * way known, so that it is the physical floor for that profile:
  *
- *  - before fork: the seccomp filter (bench/deny_list.h: 60 syscalls killed,
+ *  - before fork (bench/floor_work.h, shared with bench/inproc.c): the
+ *    seccomp filter (bench/deny_list.h: 60 syscalls killed,
  *    clone killed unless it makes a thread, clone3 -> ENOSYS, for x86-64,
  *    i386 and x32) is built once with libseccomp, exported with
  *    seccomp_export_bpf() to a memfd and read back into a struct sock_fprog;
@@ -26,70 +27,15 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <linux/filter.h>
-#include <linux/seccomp.h>
-#include <seccomp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/prctl.h>
-#include <sys/resource.h>
-#include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "deny_list.h"
-
-#define MB (1024UL * 1024UL)
+#include "floor_work.h"
 
 static char **cmd;
-
-static struct sock_fprog prepare_filter(void)
-{
-    struct sock_fprog prog = {0, NULL};
-    scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
-    if (!ctx) {
-        fprintf(stderr, "floor_profile: seccomp_init failed\n");
-        exit(125);
-    }
-    unsigned added = 0;
-    int rc = bench_fill_filter(ctx, &added);
-    if (rc < 0) {
-        fprintf(stderr, "floor_profile: filter: %s\n", strerror(-rc));
-        exit(125);
-    }
-    int fd = memfd_create("floor_profile-bpf", MFD_CLOEXEC);
-    if (fd < 0) {
-        perror("floor_profile: memfd_create");
-        exit(125);
-    }
-    rc = seccomp_export_bpf(ctx, fd);
-    seccomp_release(ctx);
-    if (rc < 0) {
-        fprintf(stderr, "floor_profile: seccomp_export_bpf: %s\n", strerror(-rc));
-        exit(125);
-    }
-    struct stat st;
-    if (fstat(fd, &st) < 0 || st.st_size <= 0 ||
-        st.st_size % (off_t)sizeof(struct sock_filter) != 0) {
-        fprintf(stderr, "floor_profile: bad exported filter\n");
-        exit(125);
-    }
-    struct sock_filter *insns = malloc((size_t)st.st_size);
-    if (!insns || pread(fd, insns, (size_t)st.st_size, 0) != st.st_size) {
-        fprintf(stderr, "floor_profile: reading the filter failed\n");
-        exit(125);
-    }
-    close(fd);
-    prog.len = (unsigned short)(st.st_size / (off_t)sizeof(struct sock_filter));
-    prog.filter = insns;
-    if (getenv("FLOOR_PROFILE_VERBOSE"))
-        fprintf(stderr, "floor_profile: %u rules, %u BPF instructions\n", added,
-                prog.len);
-    return prog;
-}
 
 int main(int argc, char **argv)
 {
@@ -104,17 +50,18 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: floor_profile [--cpu SEC] COMMAND [ARGS...]\n");
         return 2;
     }
-    struct sock_fprog prog = prepare_filter();
-    const struct {
-        int res;
-        rlim_t val;
-    } lims[6] = {
-        {RLIMIT_CPU, cpu},       {RLIMIT_DATA, 256 * MB}, {RLIMIT_FSIZE, 10 * MB},
-        {RLIMIT_NOFILE, 100},    {RLIMIT_NPROC, 10},      {RLIMIT_CORE, 0},
-    };
-    struct rlimit rl[6];
-    for (int i = 0; i < 6; i++)
-        rl[i].rlim_cur = rl[i].rlim_max = lims[i].val;
+    struct sock_fprog prog;
+    unsigned rules = 0;
+    int rc = bench_floor_filter(&prog, &rules);
+    if (rc < 0) {
+        fprintf(stderr, "floor_profile: filter: %s\n", strerror(-rc));
+        return 125;
+    }
+    if (getenv("FLOOR_PROFILE_VERBOSE"))
+        fprintf(stderr, "floor_profile: %u rules, %u BPF instructions\n", rules, prog.len);
+    int res[BENCH_NLIMITS];
+    struct rlimit rl[BENCH_NLIMITS];
+    bench_floor_limits(cpu, res, rl);
     int drop_root = geteuid() == 0;
 
     volatile int child_errno = 0;
@@ -125,31 +72,14 @@ int main(int argc, char **argv)
         return 125;
     }
     if (pid == 0) {
-        child_step = 1;
-        if (syscall(SYS_setsid) < 0)
-            goto fail;
-        child_step = 2;
-        for (int i = 0; i < 6; i++)
-            if (syscall(SYS_prlimit64, 0, lims[i].res, &rl[i], NULL) < 0)
-                goto fail;
-        if (drop_root) {
-            child_step = 3;
-            if (syscall(SYS_setgroups, 0, NULL) < 0 ||
-                syscall(SYS_setresgid, 65534, 65534, 65534) < 0 ||
-                syscall(SYS_setresuid, 65534, 65534, 65534) < 0)
-                goto fail;
+        int step = bench_floor_setup(&prog, res, rl, drop_root);
+        if (step == 0) {
+            step = 6;
+            execvp(cmd[0], cmd);
         }
-        child_step = 4;
-        if (syscall(SYS_prctl, PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
-            goto fail;
-        child_step = 5;
-        if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) < 0)
-            goto fail;
-        child_step = 6;
-        execvp(cmd[0], cmd);
-    fail:
+        child_step = step;
         child_errno = errno;
-        _exit(child_step == 6 ? 127 : 125);
+        _exit(step == 6 ? 127 : 125);
     }
     int status;
     while (waitpid(pid, &status, 0) < 0) {

@@ -28,16 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <linux/filter.h>
-#include <linux/seccomp.h>
-#include <seccomp.h>
-#include <sys/mman.h>
-#include <sys/prctl.h>
-#include <sys/resource.h>
-#include <sys/stat.h>
-#include <sys/syscall.h>
-
-#include "deny_list.h"
+#include "floor_work.h"
 #include "sandlock.h"
 
 extern char **environ;
@@ -76,36 +67,9 @@ static void stats(const char *name, const double *t, int k, double *tmp)
            quantile(tmp, n, 0.1), quantile(tmp, n, 0.9));
 }
 
-/* The filter of floor_profile, built once (floor_profile builds it once
- * per process too; here the process is long-lived). */
-static struct sock_fprog floor_filter(void)
-{
-    struct sock_fprog prog = {0, NULL};
-    scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
-    unsigned added = 0;
-    if (!ctx || bench_fill_filter(ctx, &added) < 0)
-        return prog;
-    int fd = memfd_create("inproc-bpf", MFD_CLOEXEC);
-    struct stat st;
-    if (fd < 0 || seccomp_export_bpf(ctx, fd) < 0 || fstat(fd, &st) < 0 || st.st_size <= 0) {
-        seccomp_release(ctx);
-        return prog;
-    }
-    seccomp_release(ctx);
-    struct sock_filter *insns = malloc((size_t)st.st_size);
-    if (insns && pread(fd, insns, (size_t)st.st_size, 0) == st.st_size) {
-        prog.len = (unsigned short)(st.st_size / (off_t)sizeof(struct sock_filter));
-        prog.filter = insns;
-    }
-    close(fd);
-    return prog;
-}
-
 static struct sock_fprog g_prog;
-static struct rlimit g_rl[6];
-static const int g_res[6] = {RLIMIT_CPU, RLIMIT_DATA, RLIMIT_FSIZE,
-                             RLIMIT_NOFILE, RLIMIT_NPROC, RLIMIT_CORE};
-static const rlim_t g_val[6] = {5, 256UL << 20, 10UL << 20, 100, 10, 0};
+static int g_res[BENCH_NLIMITS];
+static struct rlimit g_rl[BENCH_NLIMITS];
 
 /* floor_profile's child work, from this process; returns the wait status
  * or -1.  noinline: vfork's child must not return into a caller's frame. */
@@ -116,20 +80,8 @@ static __attribute__((noinline)) int floor_run(char **cmd, int drop_root)
     if (pid < 0)
         return -1;
     if (pid == 0) {
-        if (syscall(SYS_setsid) < 0)
-            goto fail;
-        for (int i = 0; i < 6; i++)
-            if (syscall(SYS_prlimit64, 0, g_res[i], &g_rl[i], NULL) < 0)
-                goto fail;
-        if (drop_root && (syscall(SYS_setgroups, 0, NULL) < 0 ||
-                          syscall(SYS_setresgid, 65534, 65534, 65534) < 0 ||
-                          syscall(SYS_setresuid, 65534, 65534, 65534) < 0))
-            goto fail;
-        if (syscall(SYS_prctl, PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
-            syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &g_prog) < 0)
-            goto fail;
-        execve(cmd[0], cmd, environ);
-    fail:
+        if (bench_floor_setup(&g_prog, g_res, g_rl, drop_root) == 0)
+            execve(cmd[0], cmd, environ);
         failed = 1;
         _exit(125);
     }
@@ -173,13 +125,11 @@ int main(int argc, char **argv)
     p.no_fork = p.no_network = p.clean_env = true;
     p.cpu_sec = 5;
     p.mem_mb = 256;
-    g_prog = floor_filter();
-    if (!g_prog.len) {
+    if (bench_floor_filter(&g_prog, NULL) < 0) {
         fprintf(stderr, "inproc: cannot build the floor filter\n");
         return 2;
     }
-    for (int i = 0; i < 6; i++)
-        g_rl[i].rlim_cur = g_rl[i].rlim_max = g_val[i];
+    bench_floor_limits(5, g_res, g_rl);
     int drop_root = geteuid() == 0;
 
     enum { SL, FLOOR, SPAWN, N };

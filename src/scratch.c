@@ -76,28 +76,6 @@ static bool spare_dir(const char *parent)
 	return spare_name(spare, sizeof(spare), parent, -1) && root_dir(spare, 0700);
 }
 
-/* Take a parked directory as name, if there is one.  Only root may enter
- * the spare directory, and only empty directories are parked there, so
- * what is found is what was parked. */
-static bool claim_spare(const char *parent, const char *name, uid_t uid, gid_t gid)
-{
-	char spare[4096];
-	for (int i = 0; i < SPARE_SLOTS; i++) {
-		if (!spare_name(spare, sizeof(spare), parent, i) ||
-		    renameat2(AT_FDCWD, spare, AT_FDCWD, name, RENAME_NOREPLACE) != 0)
-			continue;
-		/* times of now, as a new directory's: set at parking, they would
-		 * tell when the last program chose to end */
-		struct stat st;
-		if (lstat(name, &st) == 0 && S_ISDIR(st.st_mode) && (st.st_mode & 07777) == 0700 &&
-		    ((st.st_uid == uid && st.st_gid == gid) || chown(name, uid, gid) == 0) &&
-		    utimensat(AT_FDCWD, name, NULL, AT_SYMLINK_NOFOLLOW) == 0)
-			return true;
-		rmdir(name);
-	}
-	return false;
-}
-
 /* The inode's generation number, which its owner may set (FS_IOC_SETVERSION
  * on ext2/3/4 without metadata checksums); -1 where there is none. */
 static long long generation(int fd)
@@ -106,6 +84,51 @@ static long long generation(int fd)
 	if (ioctl(fd, FS_IOC_GETVERSION, &v) != 0)
 		return -1;
 	return (unsigned int)v;
+}
+
+/* Take a parked directory as name, if there is one, and make it the run's:
+ * its owner, times of now as a new directory's (set at parking, they would
+ * tell when the last program chose to end), and its generation noted in
+ * *gen.  Only root may enter the spare directory, and only empty
+ * directories are parked there, so what is found is what was parked. */
+static bool claim_spare(const char *parent, const char *name, uid_t uid, gid_t gid,
+			long long *gen)
+{
+	char spare[4096];
+	for (int i = 0; i < SPARE_SLOTS; i++) {
+		if (!spare_name(spare, sizeof(spare), parent, i) ||
+		    renameat2(AT_FDCWD, spare, AT_FDCWD, name, RENAME_NOREPLACE) != 0)
+			continue;
+		int fd = open(name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		struct stat st;
+		bool ok = fd >= 0 && fstat(fd, &st) == 0 && (st.st_mode & 07777) == 0700 &&
+			  ((st.st_uid == uid && st.st_gid == gid) || fchown(fd, uid, gid) == 0) &&
+			  futimens(fd, NULL) == 0;
+		if (ok)
+			*gen = generation(fd);
+		if (fd >= 0)
+			close(fd);
+		if (ok)
+			return true;
+		rmdir(name);
+	}
+	return false;
+}
+
+/* A new directory for the run, its generation noted in *gen when asked. */
+static bool make_dir(const char *name, uid_t uid, gid_t gid, long long *gen)
+{
+	if (mkdir(name, 0700) != 0)
+		return false;
+	if (!gen)
+		return chown(name, uid, gid) == 0;
+	int fd = open(name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	bool ok = fd >= 0 && fchown(fd, uid, gid) == 0;
+	if (ok)
+		*gen = generation(fd);
+	if (fd >= 0)
+		close(fd);
+	return ok;
 }
 
 /* Can the emptied directory open at fd go to another run?  Only if it
@@ -121,7 +144,7 @@ static bool as_good_as_new(int fd, int parent_fd, long long gen)
 	struct stat st;
 	if (generation(fd) != gen)
 		return false;
-	if (fstat(fd, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_nlink != 2 ||
+	if (fstat(fd, &st) != 0 || st.st_nlink != 2 ||
 	    (st.st_mode & 07777) != 0700 || st.st_size > 4096)
 		return false;
 	char names[1024];
@@ -197,12 +220,11 @@ int sl_scratch_create(struct sl_run *run, const struct sandlock_features *f,
 		char *inner = random_name(dir);
 		run->tmp_recycle = !run->tmp_parent && run->p->no_network &&
 				   f->landlock_abi >= 1 && spare_dir(dir);
-		bool claimed = inner && run->tmp_recycle &&
-			       claim_spare(dir, inner, run->uid, run->gid);
+		long long *gen = run->tmp_recycle ? &run->tmp_gen : NULL;
+		bool claimed = inner && gen && claim_spare(dir, inner, run->uid, run->gid, gen);
 		if (!run->tmp_parent)
 			free(dir);
-		if (!claimed &&
-		    (!inner || mkdir(inner, 0700) != 0 || chown(inner, run->uid, run->gid) != 0)) {
+		if (!claimed && (!inner || !make_dir(inner, run->uid, run->gid, gen))) {
 			sl_seterr(res, "isolate-tmp: cannot create a scratch directory: %s",
 				  strerror(errno));
 			if (inner)
@@ -211,14 +233,6 @@ int sl_scratch_create(struct sl_run *run, const struct sandlock_features *f,
 			return SANDLOCK_ESETUP;
 		}
 		dir = inner;
-		if (run->tmp_recycle) {
-			int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-			run->tmp_gen = fd >= 0 ? generation(fd) : -1;
-			if (fd < 0)
-				run->tmp_recycle = false;
-			else
-				close(fd);
-		}
 	} else {
 		snprintf(dir, len, "%s/sandlock.XXXXXX", base);
 		if (!mkdtemp(dir)) {

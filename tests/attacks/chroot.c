@@ -1,15 +1,15 @@
 // attack: chroot
 // flags: --no-fork --no-network --clean-env --cpu 5 --mem 256
 // needs: userns_or_root
-// evidence: after chroot(EV/root), creating "/through_chroot" lands in EV/root (root directory changed)
-// escaped-if: test -e "$EV/root/through_chroot"
+// evidence: after chroot(EV/newroot), creating "/through_chroot" lands in EV/newroot (root directory changed)
+// escaped-if: test -e "$EV/newroot/through_chroot"
 #include "attack.h"
 
 int main(int argc, char **argv)
 {
 	attack_init(argc, argv);
 	char r[1024];
-	evpath(r, sizeof r, "root");
+	evpath(r, sizeof r, "newroot");
 	mkdir(r, 0777);
 	if (chroot(r) != 0 && errno == EPERM) {
 		enter_mount_ns();

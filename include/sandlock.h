@@ -98,7 +98,10 @@ enum sandlock_layer {
 	SANDLOCK_LAYER_PDEATHSIG = 1u << 14,
 	SANDLOCK_LAYER_ISOLATE_TMP = 1u << 15,
 	SANDLOCK_LAYER_STRICT = 1u << 16,
-	SANDLOCK_LAYER_COUNT = 17
+	/* a process of the supervisor's that kills the run if the supervisor
+	 * dies, where no parent-death signal or pid namespace does it */
+	SANDLOCK_LAYER_WATCHDOG = 1u << 17,
+	SANDLOCK_LAYER_COUNT = 18
 };
 /* Name of one layer bit ("seccomp", "landlock", ...), NULL if unknown. */
 SANDLOCK_API const char *sandlock_layer_name(unsigned layer_bit);
@@ -149,6 +152,11 @@ struct sandlock_policy {
 	char *workdir;          /* chdir before exec (NULL: stay) */
 	uid_t uid;              /* identity when started as root (65534) */
 	gid_t gid;              /* (65534) */
+	/* As root: each run takes a free uid (= gid) from FIRST..LAST for
+	 * itself, instead of uid/gid (0: off).  Where a run cannot have a user
+	 * namespace of its own (containers), this keeps concurrent runs'
+	 * process counts (--nproc) and signals apart, as isolate's boxes. */
+	uid_t uid_pool_first, uid_pool_last;
 
 	/* filesystem and scope (isolation layer) */
 	bool landlock;
@@ -167,6 +175,12 @@ struct sandlock_policy {
 	/* when this descriptor becomes readable the run is stopped (-1: none) */
 	int cancel_fd;
 	bool verbose;           /* diagnostics on stderr */
+	/* Run where the host refuses seccomp filters or no-new-privs (a
+	 * serverless function): with rlimits, the clean environment, the
+	 * process-group kill, the wall clock and the output cap only.  The
+	 * report's layers say what was missing.  Without it such a host
+	 * fails closed (SANDLOCK_ENOSYS, status 125). */
+	bool best_effort;
 };
 
 SANDLOCK_API void sandlock_policy_init(struct sandlock_policy *p);
@@ -211,15 +225,43 @@ SANDLOCK_API int sandlock_run(const struct sandlock_policy *p, char *const argv[
 SANDLOCK_API int sandlock_report_json(const struct sandlock_policy *p,
 			 const struct sandlock_result *r, int fd);
 
-/* What this kernel offers, as a layer bit set, plus the Landlock ABI. */
+/*
+ * What this host offers.  A feature is either available or, when not,
+ * missing from this kernel, refused (by a parent seccomp policy such as a
+ * container runtime's, or a sysctl), or restricted (by an LSM such as
+ * AppArmor's user-namespace restriction: the call works, but what it
+ * creates grants nothing).
+ */
+enum sandlock_state {
+	SANDLOCK_AVAILABLE = 0,
+	SANDLOCK_MISSING,       /* this kernel does not have it */
+	SANDLOCK_REFUSED,       /* a parent seccomp policy or a sysctl refuses it */
+	SANDLOCK_RESTRICTED,    /* an LSM takes what it would give */
+};
+SANDLOCK_API const char *sandlock_state_name(enum sandlock_state s);
+
 struct sandlock_features {
 	bool seccomp, seccomp_kill_process, seccomp_notify, seccomp_log;
 	int landlock_abi;       /* 0: none */
 	bool userns, pdeathsig, close_range, pidfd;
+	/* State of each layer, indexed by its bit number (SANDLOCK_LAYER_X
+	 * is 1u << i), and of the mechanisms below; why[] is "" or a short
+	 * reason ("EPERM from a parent seccomp policy"). */
+	unsigned char state[SANDLOCK_LAYER_COUNT];
+	char why[SANDLOCK_LAYER_COUNT][80];
+	bool unshare_files;     /* unshare(CLONE_FILES) reachable */
+	bool namespaces_direct; /* root with CAP_SYS_ADMIN: no user namespace needed */
 };
 SANDLOCK_API void sandlock_probe_features(struct sandlock_features *f);
-/* Print the features, one line per layer. */
+/* Print the features, one line per layer: name, state, reason, and for a
+ * layer that is not available the one-line remedy. */
 SANDLOCK_API void sandlock_print_features(const struct sandlock_features *f, int fd);
+/* The same as one JSON object: {"layers":{"seccomp":{"state":...,
+ * "reason":...,"remedy":...},...},"landlock_abi":N,...} */
+SANDLOCK_API void sandlock_print_features_json(const struct sandlock_features *f, int fd);
+/* What to do about a layer that is not available ("" if nothing). */
+SANDLOCK_API const char *sandlock_feature_remedy(const struct sandlock_features *f,
+						 unsigned layer_bit);
 
 #ifdef __cplusplus
 }

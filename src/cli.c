@@ -30,22 +30,27 @@ const char sl_cli_usage[] =
 "  --keep-env PATTERN   keep variables matching a glob, e.g. 'EVAL_*'\n"
 "  --workdir DIR        working directory of the program\n"
 "  --user UID[:GID]     identity when started as root (default 65534:65534)\n"
+"  --uid-pool A-B       as root: each run takes a free uid from A..B\n"
 "  --violation MODE     kill (default) or errno: what a blocked syscall does\n"
 "Filesystem and scope:\n"
 "  --landlock           filesystem allow-list (defaults: see the manual)\n"
 "  --ro PATH            allow reading and executing under PATH (repeatable)\n"
 "  --rw PATH            allow writing under PATH too (repeatable; --allow)\n"
 "  --isolate-tmp        private TMPDIR/HOME, removed when the run ends\n"
-"  --unshare MODE       namespaces: auto, on or off (default off; auto\n"
-"                       with --isolate-tmp)\n"
+"  --unshare MODE       namespaces: auto, on or off (default: auto for a\n"
+"                       run that may fork or with --isolate-tmp, else off)\n"
 "  --strict             allow-list syscall profile and mandatory Landlock\n"
 "  --require LAYERS     comma-separated layers that must be active\n"
+"                       (the names --features prints)\n"
+"  --best-effort        run on hosts that refuse seccomp filters or\n"
+"                       no-new-privs (serverless), with what they offer\n"
 "I/O and reporting:\n"
 "  --stdin FILE, --stdout FILE, --stderr FILE\n"
 "  --report FILE        write the JSON report to FILE\n"
 "  --report-fd N        write the JSON report to descriptor N\n"
 "  -v, --verbose        diagnostics on stderr\n"
-"  --features           what this kernel offers, one line per layer\n"
+"  --features           what this host offers, one line per layer\n"
+"  --json               with --features: one JSON object\n"
 "  --help, --version\n"
 "\n"
 "Exit status: the program's own; 128+S if killed by signal S; 124 wall\n"
@@ -56,7 +61,7 @@ enum {
 	O_MAXOUT, O_NONET, O_NOFORK, O_CLEANENV, O_ENV, O_KEEPENV, O_WORKDIR,
 	O_USER, O_VIOLATION, O_LANDLOCK, O_RO, O_RW, O_ISOTMP, O_UNSHARE,
 	O_STRICT, O_REQUIRE, O_STDIN, O_STDOUT, O_STDERR, O_REPORT, O_REPORTFD,
-	O_FEATURES, O_HELP, O_VERSION, O_NOJIT,
+	O_FEATURES, O_HELP, O_VERSION, O_NOJIT, O_BESTEFFORT, O_JSON, O_UIDPOOL,
 };
 
 static const struct option options[] = {
@@ -92,6 +97,9 @@ static const struct option options[] = {
 	{ "report-fd", required_argument, 0, O_REPORTFD },
 	{ "verbose", no_argument, 0, 'v' },
 	{ "features", no_argument, 0, O_FEATURES },
+	{ "best-effort", no_argument, 0, O_BESTEFFORT },
+	{ "uid-pool", required_argument, 0, O_UIDPOOL },
+	{ "json", no_argument, 0, O_JSON },
 	{ "help", no_argument, 0, O_HELP },
 	{ "version", no_argument, 0, O_VERSION },
 	{ 0, 0, 0, 0 },
@@ -296,6 +304,23 @@ int sl_cli_parse(int argc, char **argv, struct sl_cli *cli, char *err, size_t er
 			break;
 		case 'v': p->verbose = true; break;
 		case O_FEATURES: cli->action = SL_CLI_FEATURES; break;
+		case O_BESTEFFORT: p->best_effort = true; break;
+		case O_UIDPOOL: {
+			uint64_t lo, hi;
+			char buf[64];
+			const char *dash = strchr(a, '-');
+			if (!dash || (size_t)(dash - a) >= sizeof(buf))
+				FAIL("invalid value for --uid-pool: '%s' (FIRST-LAST, e.g. 60000-60999)", a);
+			memcpy(buf, a, (size_t)(dash - a));
+			buf[dash - a] = 0;
+			if (sl_parse_u64(buf, 0xfffffffeull, &lo) != 0 || lo == 0 ||
+			    sl_parse_u64(dash + 1, 0xfffffffeull, &hi) != 0 || hi < lo)
+				FAIL("invalid value for --uid-pool: '%s' (FIRST-LAST, e.g. 60000-60999)", a);
+			p->uid_pool_first = (uid_t)lo;
+			p->uid_pool_last = (uid_t)hi;
+			break;
+		}
+		case O_JSON: cli->json = true; break;
 		case O_HELP: cli->action = SL_CLI_HELP; break;
 		case O_VERSION: cli->action = SL_CLI_VERSION; break;
 		case ':':

@@ -11,6 +11,7 @@ struct sl_cli {
 	char **argv;            /* the command, NULL-terminated (points into argv) */
 	char *report_path;      /* --report FILE */
 	int report_fd;          /* --report-fd N, -1 if none */
+	bool json;              /* --features --json */
 };
 
 /* Parse; returns 0, or -1 with one line in err (exit status 125). */

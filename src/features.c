@@ -1,11 +1,23 @@
-/* What this kernel offers, probed without side effects. */
+/*
+ * What this host offers, probed without side effects.
+ *
+ * Each probe makes the call the sandbox will make, in a form that changes
+ * nothing, and reads the answer: success, ENOSYS (this kernel lacks it),
+ * EPERM/EACCES/ENOSPC (a parent seccomp policy, a sysctl), or a call that
+ * works but grants nothing (an LSM's restriction).  A run probes only what
+ * it needs (a few system calls); --features probes everything, including
+ * a user namespace, which costs a clone.
+ */
 #include "internal.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <linux/capability.h>
 #include <linux/seccomp.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
@@ -14,6 +26,9 @@
 
 #ifndef SECCOMP_GET_ACTION_AVAIL
 #define SECCOMP_GET_ACTION_AVAIL 2
+#endif
+#ifndef SECCOMP_GET_NOTIF_SIZES
+#define SECCOMP_GET_NOTIF_SIZES 3
 #endif
 #ifndef SECCOMP_RET_USER_NOTIF
 #define SECCOMP_RET_USER_NOTIF 0x7fc00000U
@@ -34,55 +49,236 @@
 #define SYS_close_range 436
 #endif
 
+#define NS_LAYERS (SANDLOCK_LAYER_USERNS | SANDLOCK_LAYER_PIDNS | SANDLOCK_LAYER_MOUNTNS | \
+		   SANDLOCK_LAYER_IPCNS | SANDLOCK_LAYER_NETNS | SANDLOCK_LAYER_UTSNS)
+
+const char *sandlock_state_name(enum sandlock_state s)
+{
+	switch (s) {
+	case SANDLOCK_AVAILABLE: return "available";
+	case SANDLOCK_MISSING: return "missing";
+	case SANDLOCK_REFUSED: return "refused";
+	case SANDLOCK_RESTRICTED: return "restricted";
+	}
+	return "unknown";
+}
+
+static int bit_index(unsigned bit)
+{
+	for (int i = 0; i < SANDLOCK_LAYER_COUNT; i++)
+		if (bit == 1u << i)
+			return i;
+	return -1;
+}
+
+static void set_state(struct sandlock_features *f, unsigned layers, enum sandlock_state s,
+		      const char *why)
+{
+	for (int i = 0; i < SANDLOCK_LAYER_COUNT; i++)
+		if (layers & (1u << i)) {
+			f->state[i] = (unsigned char)s;
+			snprintf(f->why[i], sizeof(f->why[i]), "%s", why ? why : "");
+		}
+}
+
+/* Under a seccomp filter of someone else's (Seccomp: 2 in our status)? */
+static bool under_filter(void)
+{
+	return prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 2;
+}
+
+/* The state a failed call's errno means. */
+static enum sandlock_state state_of(int e, char *why, size_t len, const char *call)
+{
+	if (e == ENOSYS) {
+		snprintf(why, len, "%s: ENOSYS (not in this kernel%s)", call,
+			 under_filter() ? ", or hidden by a parent seccomp policy" : "");
+		return SANDLOCK_MISSING;
+	}
+	snprintf(why, len, "%s: %s%s", call, strerrorname_np(e) ? strerrorname_np(e) : "error",
+		 under_filter() ? " from a parent seccomp policy" : "");
+	return SANDLOCK_REFUSED;
+}
+
+static void probe_call(struct sandlock_features *f, unsigned layers, bool ok, int e,
+		       const char *call)
+{
+	char why[80];
+	if (ok) {
+		set_state(f, layers, SANDLOCK_AVAILABLE, "");
+		return;
+	}
+	enum sandlock_state s = state_of(e, why, sizeof(why), call);
+	set_state(f, layers, s, why);
+}
+
 static bool action_avail(uint32_t action)
 {
 	return syscall(SYS_seccomp, SECCOMP_GET_ACTION_AVAIL, 0, &action) == 0;
 }
 
+static long read_long(const char *path, long dflt)
+{
+	char buf[32];
+	return sl_read_small(AT_FDCWD, path, buf, sizeof(buf)) < 0 ? dflt : strtol(buf, NULL, 10);
+}
+
+bool sl_cap_effective(int cap)
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[2];
+	if (syscall(SYS_capget, &h, d) != 0)
+		return false;
+	return (d[cap / 32].effective >> (cap % 32)) & 1;
+}
+
+/* The probe child: in a new user namespace, can it make a mount
+ * namespace?  An LSM's restriction (Ubuntu 24.04's AppArmor) lets the user
+ * namespace be created but grants no capability in it. */
 static int userns_child(void *arg)
 {
 	(void)arg;
-	return 0;
+	if (syscall(SYS_unshare, CLONE_NEWNS) != 0)
+		_exit(errno == EPERM || errno == EACCES ? 3 : 4);
+	_exit(0);
 }
 
-/* Can this process create a user namespace?  Only a real attempt tells
- * (sysctls, AppArmor, a container's own seccomp profile all decide). */
-static bool probe_userns(void)
+static int nnp_child(void *arg)
 {
-	static char stack[16384] __attribute__((aligned(16)));
-	pid_t pid = clone(userns_child, stack + sizeof(stack),
-			  CLONE_NEWUSER | SIGCHLD, NULL);
+	(void)arg;
+	_exit(prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0 ? 0 : 3);
+}
+
+/* Run fn in a child made by clone(flags); its exit status, or -errno. */
+static int probe_clone(int (*fn)(void *), int flags)
+{
+	static __thread char stack[16384] __attribute__((aligned(16)));
+	pid_t pid = clone(fn, stack + sizeof(stack), flags | SIGCHLD, NULL);
 	if (pid < 0)
-		return false;
+		return -errno;
 	int st;
 	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 		;
-	return WIFEXITED(st) && WEXITSTATUS(st) == 0;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 255;
+}
+
+static void probe_userns(struct sandlock_features *f)
+{
+	/* root with CAP_SYS_ADMIN creates the other namespaces directly */
+	f->namespaces_direct = geteuid() == 0 && sl_cap_effective(CAP_SYS_ADMIN);
+	int r = probe_clone(userns_child, CLONE_NEWUSER);
+	char why[80];
+	f->userns = r == 0;
+	if (r == 0) {
+		set_state(f, NS_LAYERS, SANDLOCK_AVAILABLE, "");
+		return;
+	}
+	if (r == 3) {
+		set_state(f, NS_LAYERS, SANDLOCK_RESTRICTED,
+			  read_long("/proc/sys/kernel/apparmor_restrict_unprivileged_userns", 0) == 1
+			  ? "a user namespace grants no capability (AppArmor restriction)"
+			  : "a user namespace grants no capability (an LSM)");
+		return;
+	}
+	if (r == -ENOSPC) {
+		set_state(f, NS_LAYERS, SANDLOCK_REFUSED, "clone(CLONE_NEWUSER): ENOSPC "
+			  "(user.max_user_namespaces is 0)");
+		return;
+	}
+	if (r == -EPERM && read_long("/proc/sys/kernel/unprivileged_userns_clone", 1) == 0) {
+		set_state(f, NS_LAYERS, SANDLOCK_REFUSED, "clone(CLONE_NEWUSER): EPERM "
+			  "(kernel.unprivileged_userns_clone is 0)");
+		return;
+	}
+	if (r == -EPERM && !under_filter() &&
+	    read_long("/proc/sys/kernel/apparmor_restrict_unprivileged_userns", 0) == 1) {
+		set_state(f, NS_LAYERS, SANDLOCK_RESTRICTED, "clone(CLONE_NEWUSER): EPERM (AppArmor)");
+		return;
+	}
+	enum sandlock_state s = state_of(r < 0 ? -r : EPERM, why, sizeof(why), "clone(CLONE_NEWUSER)");
+	set_state(f, NS_LAYERS, s, why);
+}
+
+/* What a run needs: cheap calls only. */
+static void probe_run(struct sandlock_features *f)
+{
+	/* seccomp: a filter mode query that changes nothing (EFAULT: the
+	 * call reached the kernel's copy of our NULL program) */
+	errno = 0;
+	long r = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, NULL);
+	int e = errno;
+	f->seccomp = r < 0 && e == EFAULT;
+	probe_call(f, SANDLOCK_LAYER_SECCOMP | SANDLOCK_LAYER_STRICT, f->seccomp,
+		   e == EINVAL ? ENOSYS : e, "seccomp");
+	if (f->seccomp) {
+		f->seccomp_kill_process = action_avail(SECCOMP_RET_KILL_PROCESS);
+		f->seccomp_log = action_avail(SECCOMP_RET_LOG);
+		/* notification needs the action and the listener's ioctls
+		 * (GET_NOTIF_SIZES came with them, in Linux 5.0) */
+		struct seccomp_notif_sizes sz;
+		errno = 0;
+		f->seccomp_notify = action_avail(SECCOMP_RET_USER_NOTIF) &&
+				    syscall(SYS_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, &sz) == 0;
+		probe_call(f, SANDLOCK_LAYER_SECCOMP_NOTIFY, f->seccomp_notify,
+			   errno && errno != EINVAL ? errno : ENOSYS, "seccomp user notification");
+	} else {
+		set_state(f, SANDLOCK_LAYER_SECCOMP_NOTIFY, f->state[0], f->why[0]);
+	}
+	errno = 0;
+	long abi = syscall(SYS_landlock_create_ruleset, NULL, 0, 1UL /* VERSION */);
+	e = errno;
+	f->landlock_abi = abi > 0 ? (int)abi : 0;
+	if (abi <= 0 && e == EOPNOTSUPP) {
+		set_state(f, SANDLOCK_LAYER_LANDLOCK | SANDLOCK_LAYER_LANDLOCK_NET |
+			  SANDLOCK_LAYER_LANDLOCK_SCOPE, SANDLOCK_MISSING,
+			  "landlock: built in but not enabled at boot (lsm=)");
+	} else {
+		probe_call(f, SANDLOCK_LAYER_LANDLOCK | SANDLOCK_LAYER_LANDLOCK_NET |
+			   SANDLOCK_LAYER_LANDLOCK_SCOPE, abi > 0, e, "landlock_create_ruleset");
+		if (abi > 0 && abi < 4)
+			set_state(f, SANDLOCK_LAYER_LANDLOCK_NET, SANDLOCK_MISSING,
+				  "Landlock ABI below 4 (Linux 6.7)");
+		if (abi > 0 && abi < 6)
+			set_state(f, SANDLOCK_LAYER_LANDLOCK_SCOPE, SANDLOCK_MISSING,
+				  "Landlock ABI below 6 (Linux 6.12)");
+	}
+	/* the parent-death signal: set again what is set (changes nothing) */
+	int cur = 0;
+	errno = 0;
+	f->pdeathsig = prctl(PR_GET_PDEATHSIG, &cur, 0, 0, 0) == 0 &&
+		       prctl(PR_SET_PDEATHSIG, cur, 0, 0, 0) == 0;
+	probe_call(f, SANDLOCK_LAYER_PDEATHSIG, f->pdeathsig, errno, "prctl(PR_SET_PDEATHSIG)");
+	/* the descriptor-table hand-over: close_range on an empty range,
+	 * unshare of nothing */
+	errno = 0;
+	f->close_range = syscall(SYS_close_range, ~0U, ~0U, 0) == 0;
+	errno = 0;
+	f->unshare_files = syscall(SYS_unshare, 0) == 0;
+	set_state(f, SANDLOCK_LAYER_RLIMITS | SANDLOCK_LAYER_PRIVDROP |
+		  SANDLOCK_LAYER_ISOLATE_TMP | SANDLOCK_LAYER_WATCHDOG, SANDLOCK_AVAILABLE, "");
 }
 
 void sl_probe_features(struct sandlock_features *f, bool full)
 {
 	memset(f, 0, sizeof(*f));
-	/* seccomp: a filter mode query that changes nothing */
-	f->seccomp = prctl(PR_GET_SECCOMP, 0, 0, 0, 0) >= 0 &&
-		     (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, NULL) < 0 && errno == EFAULT);
-	if (f->seccomp) {
-		f->seccomp_kill_process = action_avail(SECCOMP_RET_KILL_PROCESS);
-		f->seccomp_notify = action_avail(SECCOMP_RET_USER_NOTIF);
-		f->seccomp_log = action_avail(SECCOMP_RET_LOG);
-	}
-	long abi = syscall(SYS_landlock_create_ruleset, NULL, 0, 1UL /* VERSION */);
-	f->landlock_abi = abi > 0 ? (int)abi : 0;
-	f->pdeathsig = prctl(PR_GET_PDEATHSIG, &(int){ 0 }, 0, 0, 0) == 0;
+	probe_run(f);
+	/* no-new-privs and namespaces cannot be probed without a process */
+	set_state(f, SANDLOCK_LAYER_NO_NEW_PRIVS, SANDLOCK_AVAILABLE, "");
+	set_state(f, NS_LAYERS, SANDLOCK_AVAILABLE, "");
 	if (!full)
-		return; /* a run needs no more; the rest is for --features */
-	/* close_range on an empty range: ENOSYS if missing */
-	f->close_range = syscall(SYS_close_range, ~0U, ~0U, 0) == 0 || errno != ENOSYS;
+		return; /* a run learns these by trying */
+	int r = probe_clone(nnp_child, 0);
+	if (r != 0)
+		set_state(f, SANDLOCK_LAYER_NO_NEW_PRIVS, SANDLOCK_REFUSED,
+			  under_filter() ? "prctl(PR_SET_NO_NEW_PRIVS): refused by a parent seccomp policy"
+				       : "prctl(PR_SET_NO_NEW_PRIVS): refused");
 	long pfd = syscall(SYS_pidfd_open, getpid(), 0);
 	f->pidfd = pfd >= 0;
 	if (pfd >= 0)
 		close((int)pfd);
-	f->userns = probe_userns();
+	probe_userns(f);
+	if (f->namespaces_direct)
+		set_state(f, NS_LAYERS & ~SANDLOCK_LAYER_USERNS, SANDLOCK_AVAILABLE, "");
 }
 
 void sandlock_probe_features(struct sandlock_features *f)
@@ -90,22 +286,95 @@ void sandlock_probe_features(struct sandlock_features *f)
 	sl_probe_features(f, true);
 }
 
+const char *sandlock_feature_remedy(const struct sandlock_features *f, unsigned bit)
+{
+	int i = bit_index(bit);
+	if (i < 0 || f->state[i] == SANDLOCK_AVAILABLE)
+		return "";
+	enum sandlock_state s = f->state[i];
+	switch (bit) {
+	case SANDLOCK_LAYER_SECCOMP:
+	case SANDLOCK_LAYER_STRICT:
+		return s == SANDLOCK_MISSING
+		       ? "a kernel with CONFIG_SECCOMP_FILTER; or --best-effort to run without it"
+		       : "the host forbids seccomp filters (a serverless sandbox): --best-effort runs without them, reported";
+	case SANDLOCK_LAYER_SECCOMP_NOTIFY:
+		return s == SANDLOCK_MISSING
+		       ? "Linux 5.0 or later; until then a blocked call kills the program unnamed"
+		       : "allow seccomp(SECCOMP_GET_NOTIF_SIZES) and the SECCOMP_IOCTL_NOTIF_* ioctls in the host's profile";
+	case SANDLOCK_LAYER_NO_NEW_PRIVS:
+		return "the host forbids no_new_privs: --best-effort runs without it (setuid files then keep their power)";
+	case SANDLOCK_LAYER_LANDLOCK:
+	case SANDLOCK_LAYER_LANDLOCK_NET:
+	case SANDLOCK_LAYER_LANDLOCK_SCOPE:
+		return s == SANDLOCK_MISSING
+		       ? "a newer kernel with CONFIG_SECURITY_LANDLOCK and landlock in lsm= (net: 6.7, scope: 6.12)"
+		       : "allow landlock_create_ruleset, landlock_add_rule and landlock_restrict_self in the container's seccomp profile (Docker 23 and later do)";
+	case SANDLOCK_LAYER_PDEATHSIG:
+		return "nothing needed: sandlock's watchdog process kills the run if the supervisor dies";
+	case SANDLOCK_LAYER_USERNS: case SANDLOCK_LAYER_PIDNS: case SANDLOCK_LAYER_MOUNTNS:
+	case SANDLOCK_LAYER_IPCNS: case SANDLOCK_LAYER_NETNS: case SANDLOCK_LAYER_UTSNS:
+		if (s == SANDLOCK_RESTRICTED)
+			return "sysctl kernel.apparmor_restrict_unprivileged_userns=0, or an AppArmor profile with 'userns,' for sandlock";
+		if (strstr(f->why[i], "max_user_namespaces"))
+			return "sysctl -w user.max_user_namespaces=15000";
+		if (strstr(f->why[i], "unprivileged_userns_clone"))
+			return "sysctl -w kernel.unprivileged_userns_clone=1";
+		if (strstr(f->why[i], "seccomp"))
+			return "docker/podman run --security-opt seccomp=contrib/seccomp/sandlock-docker.json --security-opt systempaths=unconfined (see contrib/seccomp/README.md)";
+		return "a kernel with CONFIG_USER_NS";
+	}
+	return "";
+}
+
 void sandlock_print_features(const struct sandlock_features *f, int fd)
 {
-	dprintf(fd, "seccomp: %s (kill_process %s, log %s)\n",
-		f->seccomp ? "yes" : "no", f->seccomp_kill_process ? "yes" : "no",
-		f->seccomp_log ? "yes" : "no");
-	dprintf(fd, "seccomp_notify: %s\n", f->seccomp_notify ? "yes" : "no");
-	if (f->landlock_abi)
-		dprintf(fd, "landlock: yes (ABI %d)\n", f->landlock_abi);
-	else
-		dprintf(fd, "landlock: no\n");
-	dprintf(fd, "landlock_net: %s\n", f->landlock_abi >= 4 ? "yes" : "no");
-	dprintf(fd, "landlock_scope: %s\n", f->landlock_abi >= 6 ? "yes" : "no");
-	dprintf(fd, "userns: %s\n", f->userns ? "yes" : "no");
-	dprintf(fd, "pidns: %s\n", f->userns ? "yes" : "no");
-	dprintf(fd, "netns: %s\n", f->userns ? "yes" : "no");
-	dprintf(fd, "pdeathsig: %s\n", f->pdeathsig ? "yes" : "no");
-	dprintf(fd, "close_range: %s\n", f->close_range ? "yes" : "no");
-	dprintf(fd, "pidfd: %s\n", f->pidfd ? "yes" : "no");
+	for (int i = 0; i < SANDLOCK_LAYER_COUNT; i++) {
+		unsigned bit = 1u << i;
+		const char *name = sandlock_layer_name(bit);
+		if (f->state[i] == SANDLOCK_AVAILABLE) {
+			if (bit == SANDLOCK_LAYER_LANDLOCK)
+				dprintf(fd, "%s: available (ABI %d)\n", name, f->landlock_abi);
+			else
+				dprintf(fd, "%s: available\n", name);
+			continue;
+		}
+		dprintf(fd, "%s: %s (%s); %s\n", name, sandlock_state_name(f->state[i]),
+			f->why[i], sandlock_feature_remedy(f, bit));
+	}
+	dprintf(fd, "close_range: %s\n", f->close_range ? "available" : "missing");
+	dprintf(fd, "pidfd: %s\n", f->pidfd ? "available" : "missing");
+}
+
+static void json_str(int fd, const char *s)
+{
+	dprintf(fd, "\"");
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			dprintf(fd, "\\%c", c);
+		else if (c < 0x20)
+			dprintf(fd, "\\u%04x", c);
+		else
+			dprintf(fd, "%c", c);
+	}
+	dprintf(fd, "\"");
+}
+
+void sandlock_print_features_json(const struct sandlock_features *f, int fd)
+{
+	dprintf(fd, "{\"layers\":{");
+	for (int i = 0; i < SANDLOCK_LAYER_COUNT; i++) {
+		unsigned bit = 1u << i;
+		dprintf(fd, "%s\"%s\":{\"state\":\"%s\",\"reason\":", i ? "," : "",
+			sandlock_layer_name(bit), sandlock_state_name(f->state[i]));
+		json_str(fd, f->why[i]);
+		dprintf(fd, ",\"remedy\":");
+		json_str(fd, sandlock_feature_remedy(f, bit));
+		dprintf(fd, "}");
+	}
+	dprintf(fd, "},\"landlock_abi\":%d,\"seccomp_kill_process\":%s,\"close_range\":%s,"
+		    "\"pidfd\":%s,\"unshare_files\":%s}\n", f->landlock_abi,
+		f->seccomp_kill_process ? "true" : "false", f->close_range ? "true" : "false",
+		f->pidfd ? "true" : "false", f->unshare_files ? "true" : "false");
 }

@@ -7,9 +7,11 @@
 #include "sandlock.h"
 
 #include <linux/filter.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 /* Code that runs in the child before exec, on a stack of our own, sharing
  * the supervisor's memory: kept out of sanitizer instrumentation (which
@@ -41,6 +43,15 @@ enum sl_step {
 };
 const char *sl_step_name(enum sl_step s);
 
+/* How the child takes a descriptor table of its own after installing the
+ * filter (whose listener must land in the supervisor's table first): one
+ * path per host, chosen from the probe. */
+enum sl_fd_mode {
+	SL_FD_CLOSE_RANGE,       /* close_range(~0, ~0, CLOSE_RANGE_UNSHARE) */
+	SL_FD_UNSHARE,           /* unshare(CLONE_FILES) (kernels before 5.9) */
+	SL_FD_PRIVATE,           /* both refused: no shared table, no listener */
+};
+
 /* Everything a run needs, prepared by the supervisor before the child is
  * created, so that the child (which shares the supervisor's memory until it
  * calls exec) only makes system calls. */
@@ -51,6 +62,18 @@ struct sl_run {
 	/* process */
 	pid_t supervisor_pid;
 	bool in_pidns;
+	bool use_pdeathsig;      /* else the watchdog covers the supervisor's death */
+	bool nnp_optional;       /* best effort: go on if no-new-privs is refused */
+	volatile int nnp_ok;
+	enum sl_fd_mode fd_mode;
+	volatile pid_t pgid;     /* the run's process group, written by the child */
+	struct sl_lifeline {
+		pid_t pid;           /* the watchdog, 0: none */
+		int wfd;             /* its pipe: EOF means the supervisor is gone */
+		int rfd;
+		volatile int done;   /* the supervisor ended the run itself */
+		void *stack;
+	} lifeline;
 
 	/* resources */
 	struct { int resource; struct rlimit lim; } rl[8];
@@ -67,13 +90,18 @@ struct sl_run {
 	const char *workdir;
 	bool drop_privs;
 	uid_t uid; gid_t gid;
+	int uid_lock;            /* --uid-pool: the lock held on our uid, -1 */
 	int stdio[3];            /* descriptors to become 0, 1, 2 (-1: keep) */
 	int relay_in[2];         /* supervisor's ends of stdout/stderr pipes */
 	int relay_out[2];        /* where relayed output goes */
 
 	/* namespaces (filled by namespaces.c) */
 	int clone_ns_flags;
+	unsigned ns_dropped;     /* layers given up because the host refused them */
+	int ns_errno;
 	char uid_map[64], gid_map[64];
+	bool parent_maps;        /* written by the supervisor (root in a container) */
+	int maps_state;          /* futex: 0 waiting, 1 written, -1 failed */
 	bool mount_proc, mount_tmp;
 	char *tmp_dir;           /* isolate_tmp directory */
 	char *tmp_parent;        /* its unlistable parent (as root), ours alone */
@@ -85,6 +113,7 @@ struct sl_run {
 
 	/* Landlock */
 	int landlock_fd;         /* -1: none */
+	bool hide_scratch;       /* isolate-tmp without a fresh /tmp (see landlock.c) */
 	int path_fds[48];        /* the ruleset's paths, closed once the child runs */
 	int n_path_fds;
 	struct sl_proc_rule {    /* rules under /proc: added by the child, whose */
@@ -125,6 +154,49 @@ void sl_seterr(struct sandlock_result *r, const char *fmt, ...)
  * full everything --features shows (user namespaces cost a clone) */
 void sl_probe_features(struct sandlock_features *f, bool full);
 
+/* features.c */
+bool sl_cap_effective(int cap);
+
+/* uidpool.c */
+int sl_uidpool_claim(struct sl_run *run, struct sandlock_result *res);
+void sl_uidpool_release(struct sl_run *run);
+
+/* lifeline.c: the watchdog (see there) */
+int sl_lifeline_start(struct sl_run *run);
+void sl_lifeline_stop(struct sl_run *run);
+
+/* A system call that never touches errno: for code that runs on a stack
+ * of its own in the supervisor's memory (CLONE_VM) at the same time as the
+ * supervisor, where errno would be the supervisor's thread's. */
+static inline long sl_raw(long nr, long a, long b, long c, long d)
+{
+#if defined(__x86_64__)
+	long ret;
+	register long r10 __asm__("r10") = d;
+	__asm__ volatile("syscall" : "=a"(ret) : "a"(nr), "D"(a), "S"(b), "d"(c), "r"(r10)
+			 : "rcx", "r11", "memory");
+	return ret;
+#else
+	long r = syscall(nr, a, b, c, d);
+	return r;
+#endif
+}
+
+/* A small file (under /proc) into buf, NUL-terminated: its length, or -1.
+ * Safe in the child (no allocation). */
+SL_CHILD static inline ssize_t sl_read_small(int dirfd, const char *path, char *buf, size_t len)
+{
+	int fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	ssize_t n = read(fd, buf, len - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = 0;
+	return n;
+}
+
 /* rlimits.c */
 void sl_rlimits_prepare(struct sl_run *run);
 uint64_t sl_as_limit(uint64_t mem_mb);
@@ -162,8 +234,10 @@ int sl_landlock_apply(const struct sl_run *run); /* child */
 int sl_namespaces_prepare(struct sl_run *run, struct sandlock_result *res);
 int sl_namespaces_apply(const struct sl_run *run); /* child */
 void sl_userns_own_count(struct sl_run *run); /* child */
+void sl_namespaces_parent_maps(struct sl_run *run, pid_t pid);
 enum sandlock_unshare sl_unshare_mode(const struct sandlock_policy *p);
 void sl_namespaces_disable(struct sl_run *run, struct sandlock_result *res);
+void sl_namespaces_keep_paths(struct sl_run *run);
 
 /* scratch.c */
 int sl_scratch_create(struct sl_run *run, const struct sandlock_features *f,

@@ -12,9 +12,11 @@
 #include "internal.h"
 
 #include <errno.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <linux/landlock.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -159,19 +161,85 @@ static bool under_usr(const char *path)
 	return (!strncmp(buf, "usr/", 4) || !strncmp(buf, "/usr/", 5)) && !strstr(buf, "..");
 }
 
+/*
+ * --isolate-tmp for an unprivileged caller rests on a mount namespace (a
+ * fresh /tmp): the scratch directories of other runs are the same uid's.
+ * Where namespaces are refused (a container's profile, a sysctl), Landlock
+ * gives the same view: every path is allowed except what lies in the
+ * scratch directory's parent (/tmp), where only the run's own directory
+ * and the paths the caller handed over (as bound back in a fresh /tmp) are.
+ * Each directory on the way to the parent is listed, and each of its
+ * entries but the next step gets a rule with every right.
+ */
+static int hide_scratch_parent(struct sl_run *run, int ruleset, uint64_t h)
+{
+	char parent[4096];
+	if (!realpath(run->tmp_dir, parent))
+		return -1;
+	char *slash = strrchr(parent, '/');
+	if (!slash || slash == parent)
+		return -1; /* a scratch directory right under / is not hidden */
+	*slash = 0;
+	size_t plen = strlen(parent);
+	/* levels: "/", "/a", ... up to the parent's own parent */
+	for (size_t lvl = 0; lvl < plen;) {
+		size_t next = lvl + 1;
+		while (next < plen && parent[next] != '/')
+			next++;
+		char level[4096];
+		memcpy(level, parent, lvl ? lvl : 1);
+		level[lvl ? lvl : 1] = 0;
+		const char *step = parent + lvl + 1;
+		size_t step_len = next - lvl - 1;
+		int dfd = open(level, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (dfd < 0)
+			return -1;
+		char buf[8192];
+		long n;
+		while ((n = syscall(SYS_getdents64, dfd, buf, sizeof(buf))) > 0) {
+			for (long off = 0; off < n;) {
+				struct { uint64_t ino; int64_t o; unsigned short reclen;
+					 unsigned char type; char name[]; } *d = (void *)(buf + off);
+				off += d->reclen;
+				/* a link's target has an entry of its own (or is hidden) */
+				if (d->type == DT_LNK || !strcmp(d->name, ".") || !strcmp(d->name, "..") ||
+				    (strlen(d->name) == step_len && !strncmp(d->name, step, step_len)))
+					continue;
+				/* no pid namespace here: /proc is ours too */
+				int efd = openat(dfd, d->name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+				if (efd < 0)
+					continue;
+				int r = add_rule(ruleset, efd, h);
+				keep_fd(run, efd);
+				if (r != 0) {
+					close(dfd);
+					return -1;
+				}
+			}
+		}
+		close(dfd);
+		lvl = next;
+	}
+	int r = add_path(run, ruleset, run->tmp_dir, h, h, true);
+	for (int i = 0; i < run->n_keep && !r; i++)
+		r = add_path(run, ruleset, run->keep[i], h, h, false);
+	return r;
+}
+
 int sl_landlock_prepare(struct sl_run *run, const struct sandlock_features *f,
 			struct sandlock_result *res)
 {
 	const struct sandlock_policy *p = run->p;
 	int abi = f->landlock_abi;
 	bool want_fs = p->landlock || p->strict || p->ro.n || p->rw.n;
+	bool hide = run->hide_scratch && !want_fs && run->tmp_dir;
 	run->landlock_fd = -1;
-	if (want_fs && abi < 1) {
-		sl_seterr(res, "landlock is not available on this kernel");
-		return SANDLOCK_ENOSYS;
-	}
-	if ((p->require & SANDLOCK_LAYER_LANDLOCK) && abi < 1) {
-		sl_seterr(res, "landlock is not available on this kernel");
+	if ((want_fs || (p->require & SANDLOCK_LAYER_LANDLOCK)) && abi < 1) {
+		int i = 4; /* SANDLOCK_LAYER_LANDLOCK's bit */
+		sl_seterr(res, "%s: landlock is %s on this host (%s); %s",
+			  want_fs ? "--landlock" : "required layer landlock",
+			  sandlock_state_name(f->state[i]), f->why[i],
+			  sandlock_feature_remedy(f, SANDLOCK_LAYER_LANDLOCK));
 		return SANDLOCK_ENOSYS;
 	}
 	if ((p->require & SANDLOCK_LAYER_LANDLOCK_NET) && abi < 4) {
@@ -190,7 +258,7 @@ int sl_landlock_prepare(struct sl_run *run, const struct sandlock_features *f,
 	 * only device nodes (mknod is blocked anyway): a domain alone keeps
 	 * /proc/<pid>/{environ,maps,mem} and ptrace of every process outside
 	 * it out of reach, even one running as the same uid. */
-	attr.handled_access_fs = want_fs ? fs_rights(abi)
+	attr.handled_access_fs = want_fs || hide ? fs_rights(abi)
 				 : LANDLOCK_ACCESS_FS_MAKE_CHAR | LANDLOCK_ACCESS_FS_MAKE_BLOCK;
 	if (abi >= 4) {
 		size = 2 * sizeof(uint64_t);
@@ -239,6 +307,12 @@ int sl_landlock_prepare(struct sl_run *run, const struct sandlock_features *f,
 			close(fd);
 			return SANDLOCK_ESETUP;
 		}
+	}
+	if (hide && hide_scratch_parent(run, fd, attr.handled_access_fs) != 0) {
+		sl_seterr(res, "isolate-tmp: cannot hide the other scratch directories: %s",
+			  strerror(errno));
+		close(fd);
+		return SANDLOCK_ESETUP;
 	}
 	run->landlock_fd = fd;
 	res->layers |= (want_fs ? SANDLOCK_LAYER_LANDLOCK : 0) |

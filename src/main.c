@@ -40,7 +40,10 @@ int main(int argc, char **argv)
 		struct sandlock_features f;
 		sandlock_probe_features(&f);
 		fflush(stdout);
-		sandlock_print_features(&f, STDOUT_FILENO);
+		if (cli.json)
+			sandlock_print_features_json(&f, STDOUT_FILENO);
+		else
+			sandlock_print_features(&f, STDOUT_FILENO);
 		sl_cli_release(&cli);
 		return 0;
 	}

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <linux/capability.h>
+#include <linux/futex.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
@@ -104,6 +105,10 @@ int sl_namespaces_prepare(struct sl_run *run, struct sandlock_result *res)
 	if (!want)
 		return 0;
 	bool root = geteuid() == 0;
+	/* root without CAP_SYS_ADMIN (a container's root) needs a user
+	 * namespace too; its maps name root and the program's identity,
+	 * which only a writer outside the namespace may map: we write them */
+	bool direct = root && sl_cap_effective(CAP_SYS_ADMIN);
 	/* whether they work is learnt by trying: see sandlock_run */
 	/* Asked for (--unshare on|auto): all of them.  Implied (a run that may
 	 * fork, or --isolate-tmp): what that needs, and no more: a pid
@@ -113,17 +118,21 @@ int sl_namespaces_prepare(struct sl_run *run, struct sandlock_result *res)
 	int flags = asked ? NS_NO_USER
 		    : CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC |
 		      (p->no_network ? CLONE_NEWNET : 0);
-	run->clone_ns_flags = flags | (root ? 0 : CLONE_NEWUSER);
+	run->clone_ns_flags = flags | (direct ? 0 : CLONE_NEWUSER);
 	run->in_pidns = true;
+	run->parent_maps = root && !direct;
 	if (!root) {
 		snprintf(run->uid_map, sizeof(run->uid_map), "%u %u 1\n", getuid(), getuid());
 		snprintf(run->gid_map, sizeof(run->gid_map), "%u %u 1\n", getgid(), getgid());
+	} else if (!direct) {
+		snprintf(run->uid_map, sizeof(run->uid_map), "0 0 1\n%u %u 1\n", run->uid, run->uid);
+		snprintf(run->gid_map, sizeof(run->gid_map), "0 0 1\n%u %u 1\n", run->gid, run->gid);
 	}
 	run->mount_proc = true;
 	run->mount_tmp = asked || p->isolate_tmp;
 	if (run->mount_tmp)
 		keep_under_tmp(run);
-	res->layers |= (root ? 0 : SANDLOCK_LAYER_USERNS) | SANDLOCK_LAYER_PIDNS |
+	res->layers |= (direct ? 0 : SANDLOCK_LAYER_USERNS) | SANDLOCK_LAYER_PIDNS |
 		       SANDLOCK_LAYER_MOUNTNS | SANDLOCK_LAYER_IPCNS |
 		       ((flags & CLONE_NEWNET) ? SANDLOCK_LAYER_NETNS : 0) |
 		       ((flags & CLONE_NEWUTS) ? SANDLOCK_LAYER_UTSNS : 0);
@@ -134,6 +143,7 @@ int sl_namespaces_prepare(struct sl_run *run, struct sandlock_result *res)
 void sl_namespaces_disable(struct sl_run *run, struct sandlock_result *res)
 {
 	run->clone_ns_flags = 0;
+	run->parent_maps = false;
 	run->in_pidns = false;
 	run->mount_proc = run->mount_tmp = false;
 	res->layers &= ~(SANDLOCK_LAYER_USERNS | SANDLOCK_LAYER_PIDNS | SANDLOCK_LAYER_MOUNTNS |
@@ -207,8 +217,9 @@ SL_CHILD static int bind_back(int fd, const char *path)
  */
 SL_CHILD void sl_userns_own_count(struct sl_run *run)
 {
-	run->own_userns_ok = 0;
-	if (!run->own_userns || (run->clone_ns_flags & CLONE_NEWUSER))
+	/* created with the child: already the run's own */
+	run->own_userns_ok = (run->clone_ns_flags & CLONE_NEWUSER) != 0;
+	if (!run->own_userns || run->own_userns_ok)
 		return;
 	uid_t uid = (uid_t)syscall(SYS_geteuid);
 	gid_t gid = (gid_t)syscall(SYS_getegid);
@@ -238,7 +249,17 @@ SL_CHILD int sl_namespaces_apply(const struct sl_run *run)
 {
 	if (!run->clone_ns_flags)
 		return 0;
-	if (run->clone_ns_flags & CLONE_NEWUSER) {
+	if (run->parent_maps) {
+		/* the supervisor writes them (sl_namespaces_parent_maps); it
+		 * is not waiting for us (no vfork in a pid namespace) */
+		struct timespec ts = { 0, 50 * 1000000 };
+		for (int i = 0; i < 600 && !__atomic_load_n(&run->maps_state, __ATOMIC_ACQUIRE); i++)
+			syscall(SYS_futex, &run->maps_state, FUTEX_WAIT, 0, &ts, NULL, 0);
+		if (__atomic_load_n(&run->maps_state, __ATOMIC_ACQUIRE) != 1) {
+			errno = EPERM;
+			return -1;
+		}
+	} else if (run->clone_ns_flags & CLONE_NEWUSER) {
 		/* The maps belong to root while the memory we share with the
 		 * supervisor is not dumpable: lift that for the few
 		 * microseconds the writes take (the program has not started;
@@ -267,7 +288,10 @@ SL_CHILD int sl_namespaces_apply(const struct sl_run *run)
 		char opts[64];
 		uint64_t size = run->p->mem_mb ? run->p->mem_mb : 256;
 		snprintf(opts, sizeof(opts), "mode=1777,size=%llum", (unsigned long long)size);
-		if (mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, opts) != 0)
+		/* a minimal container root may have no /tmp: nothing to hide */
+		struct stat tst;
+		if (stat("/tmp", &tst) == 0 &&
+		    mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, opts) != 0)
 			return -1;
 		for (int i = 0; i < run->n_keep; i++) {
 			if (kfd[i] < 0)
@@ -282,4 +306,31 @@ SL_CHILD int sl_namespaces_apply(const struct sl_run *run)
 			return -1;
 	}
 	return 0;
+}
+
+/* In the supervisor, right after the clone: the maps of a root run's user
+ * namespace (see sl_namespaces_prepare), then the child may go on. */
+void sl_namespaces_parent_maps(struct sl_run *run, pid_t pid)
+{
+	char path[64];
+	int ok = 1;
+	const char *files[2] = { "uid_map", "gid_map" };
+	const char *maps[2] = { run->uid_map, run->gid_map };
+	for (int i = 0; i < 2 && ok; i++) {
+		snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, files[i]);
+		int fd = open(path, O_WRONLY | O_CLOEXEC);
+		ssize_t len = (ssize_t)strlen(maps[i]);
+		ok = fd >= 0 && write(fd, maps[i], (size_t)len) == len;
+		if (fd >= 0)
+			close(fd);
+	}
+	__atomic_store_n(&run->maps_state, ok ? 1 : -1, __ATOMIC_RELEASE);
+	syscall(SYS_futex, &run->maps_state, FUTEX_WAKE, 1, NULL, NULL, 0);
+}
+
+/* The paths under /tmp a run must still reach (see keep_under_tmp), for
+ * Landlock's view of /tmp where there is no fresh one. */
+void sl_namespaces_keep_paths(struct sl_run *run)
+{
+	keep_under_tmp(run);
 }

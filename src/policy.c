@@ -116,6 +116,11 @@ int sandlock_policy_validate(const struct sandlock_policy *p, char *err, size_t 
 		snprintf(err, len, "unknown unshare mode");
 		return SANDLOCK_EINVAL;
 	}
+	if (p->uid_pool_first && (p->uid_pool_last < p->uid_pool_first ||
+				  p->uid_pool_last == (uid_t)-1)) {
+		snprintf(err, len, "invalid uid pool %u-%u", p->uid_pool_first, p->uid_pool_last);
+		return SANDLOCK_EINVAL;
+	}
 	if (p->require & ~((1u << SANDLOCK_LAYER_COUNT) - 1)) {
 		snprintf(err, len, "unknown layer in require");
 		return SANDLOCK_EINVAL;
@@ -156,6 +161,7 @@ static const char *const layers[SANDLOCK_LAYER_COUNT] = {
 	"seccomp", "seccomp_notify", "no_new_privs", "rlimits", "landlock",
 	"landlock_net", "landlock_scope", "userns", "pidns", "mountns", "ipcns",
 	"netns", "utsns", "privdrop", "pdeathsig", "isolate_tmp", "strict",
+	"watchdog",
 };
 
 const char *sandlock_layer_name(unsigned bit)

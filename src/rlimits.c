@@ -12,6 +12,11 @@
 #include "internal.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
 
 static void add(struct sl_run *run, int resource, uint64_t soft, uint64_t hard)
 {
@@ -60,12 +65,55 @@ void sl_rlimits_prepare(struct sl_run *run)
 	run->nofile.rlim_cur = run->nofile.rlim_max = p->nofile;
 }
 
+/* Where the run has no user namespace of its own, RLIMIT_NPROC counts
+ * every task (thread) of its real uid: the caller's own processes when it
+ * is not root, other runs as 65534 when it is.  The limit is then what
+ * exists now plus the run's allowance, counted from /proc (raw reads: this
+ * is the child, before exec, without malloc).  Concurrent runs of one uid
+ * still share what is left (see the README), and tasks of the same uid in
+ * other pid namespaces (other containers) are counted by the kernel but
+ * not seen here. */
+SL_CHILD static long uid_tasks(uid_t uid)
+{
+	int dir = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dir < 0)
+		return -1;
+	long total = 0;
+	char buf[4096], st[2048];
+	for (;;) {
+		long n = syscall(SYS_getdents64, dir, buf, sizeof(buf));
+		if (n <= 0)
+			break;
+		for (long off = 0; off < n;) {
+			struct { uint64_t ino; int64_t off; unsigned short reclen;
+				 unsigned char type; char name[]; } *d = (void *)(buf + off);
+			off += d->reclen;
+			if (d->name[0] < '1' || d->name[0] > '9')
+				continue;
+			char path[64];
+			snprintf(path, sizeof(path), "%s/status", d->name);
+			if (sl_read_small(dir, path, st, sizeof(st)) < 0)
+				continue;
+			const char *u = strstr(st, "\nUid:\t"), *t = strstr(st, "\nThreads:\t");
+			if (u && t && strtoul(u + 6, NULL, 10) == uid)
+				total += strtol(t + 10, NULL, 10);
+		}
+	}
+	close(dir);
+	return total;
+}
+
 /* In the child, after the user namespace step. */
 SL_CHILD int sl_rlimits_apply_nproc(const struct sl_run *run)
 {
 	if (!run->set_nproc)
 		return 0;
 	struct rlimit l = run->nproc, cur;
+	if (!run->own_userns_ok) {
+		long have = uid_tasks((uid_t)syscall(SYS_getuid));
+		if (have > 1) /* ourselves included, and counted in the allowance */
+			l.rlim_cur = l.rlim_max = run->nproc.rlim_cur + (rlim_t)(have - 1);
+	}
 	if (getrlimit(RLIMIT_NPROC, &cur) != 0)
 		return -1;
 	if (l.rlim_max > cur.rlim_max)

@@ -44,9 +44,16 @@ int sl_seccomp_prepare(struct sl_run *run, const struct sandlock_features *f,
 	run->use_seccomp = f->seccomp;
 	if (!f->seccomp) {
 		/* The syscall filter is what every run stands on (ptrace,
-		 * --no-fork, --no-network, signals): never run without it. */
-		sl_seterr(res, "seccomp filters are not available here (kernel or a parent "
-			       "seccomp policy); refusing to run unsandboxed");
+		 * --no-fork, --no-network, signals): never without it, unless
+		 * the caller said --best-effort and asked for nothing that
+		 * only the filter gives. */
+		unsigned needs = SANDLOCK_LAYER_SECCOMP | SANDLOCK_LAYER_SECCOMP_NOTIFY |
+				 SANDLOCK_LAYER_STRICT;
+		if (p->best_effort && !(p->require & needs) && !p->strict)
+			return 0;
+		sl_seterr(res, "seccomp filters are %s here (%s); refusing to run without them: "
+			       "--best-effort runs with what this host offers, reported",
+			  sandlock_state_name(f->state[0]), f->why[0]);
 		return SANDLOCK_ENOSYS;
 	}
 	free(run->filter_copy);
@@ -66,7 +73,8 @@ int sl_seccomp_prepare(struct sl_run *run, const struct sandlock_features *f,
 	/* requests above a quarter of the memory limit are shown to us */
 	run->big_alloc = p->mem_mb ? ((p->mem_mb << 20) / 4) : (uint64_t)INT64_MAX;
 	run->probe_action = SECCOMP_RET_ALLOW;
-	if (f->seccomp_notify) {
+	/* without a shared descriptor table the listener has no way to us */
+	if (f->seccomp_notify && run->fd_mode != SL_FD_PRIVATE) {
 		/* errno mode too: the supervisor answers EPERM and learns the name */
 		run->violation_action = SECCOMP_RET_USER_NOTIF;
 		run->want_listener = true;
@@ -80,7 +88,14 @@ int sl_seccomp_prepare(struct sl_run *run, const struct sandlock_features *f,
 		run->violation_action = SECCOMP_RET_KILL_THREAD;
 	}
 	if ((p->require & SANDLOCK_LAYER_SECCOMP_NOTIFY) && !run->want_listener) {
-		sl_seterr(res, "seccomp user notification is not available");
+		if (f->seccomp_notify)
+			sl_seterr(res, "required layer seccomp_notify is refused on this host: "
+				       "neither close_range nor unshare(CLONE_FILES) is allowed "
+				       "to hand the listener over");
+		else
+			sl_seterr(res, "required layer seccomp_notify is %s on this host (%s); %s",
+				  sandlock_state_name(f->state[1]), f->why[1],
+				  sandlock_feature_remedy(f, SANDLOCK_LAYER_SECCOMP_NOTIFY));
 		return SANDLOCK_ENOSYS;
 	}
 	run->filter_copy = malloc(run->filter_len * sizeof(struct sock_filter));
@@ -180,14 +195,8 @@ static bool refused_allocation(const struct seccomp_notif *n, uint64_t mem_mb,
 {
 	char path[64], buf[256];
 	snprintf(path, sizeof(path), "/proc/%u/statm", n->pid);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (sl_read_small(AT_FDCWD, path, buf, sizeof(buf)) < 0)
 		return false;
-	ssize_t len = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (len <= 0)
-		return false;
-	buf[len] = 0;
 	unsigned long long size, res, shared, text, lib, data;
 	if (sscanf(buf, "%llu %llu %llu %llu %llu %llu", &size, &res, &shared, &text,
 		   &lib, &data) != 6)

@@ -10,8 +10,11 @@
  * The child also shares the supervisor's descriptor table (CLONE_FILES)
  * until the filter is installed: the seccomp listener it creates then lands
  * in the supervisor's table, where nothing the program runs can reach it.
- * It then takes a private copy of the table, closes everything above 2, and
- * calls exec.  No untrusted code runs before exec, so closing descriptors
+ * It then takes a private copy of the table (close_range with
+ * CLOSE_RANGE_UNSHARE, or unshare(CLONE_FILES) where a container's profile
+ * refuses unshare or the kernel predates close_range), closes everything
+ * above 2, and calls exec.  Where both are refused the table is never
+ * shared and the run goes without a listener (the filter kills instead).  No untrusted code runs before exec, so closing descriptors
  * after the filter is as safe as before it.
  *
  * Order: signals reset; new session; parent-death signal (and a check that
@@ -40,6 +43,12 @@
 #ifndef SYS_close_range
 #define SYS_close_range 436
 #endif
+#ifndef SYS_pidfd_open
+#define SYS_pidfd_open 434
+#endif
+#ifndef CLOSE_RANGE_UNSHARE
+#define CLOSE_RANGE_UNSHARE (1U << 1)
+#endif
 
 #define STACK_SIZE (256 * 1024)
 
@@ -60,10 +69,11 @@ SL_CHILD static void close_above_2(void)
 		close((int)fd);
 }
 
-/* Die with the supervisor; and if it died before this took effect, stop. */
+/* Die with the supervisor; and if it died before this took effect, stop.
+ * Where the host refuses the signal, the watchdog (lifeline.c) covers it. */
 SL_CHILD static void parent_death_signal(struct sl_run *run)
 {
-	if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0)
+	if (run->use_pdeathsig && prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0)
 		fail(run, SL_STEP_PDEATHSIG);
 	if (!run->in_pidns && syscall(SYS_getppid) != run->supervisor_pid) {
 		errno = ESRCH;
@@ -88,8 +98,13 @@ SL_CHILD static __attribute__((noreturn)) void program_setup(struct sl_run *run)
 	if (run->use_seccomp && sl_seccomp_install(run) != 0)
 		fail(run, SL_STEP_SECCOMP);
 
-	/* From here on the filter applies to us too. */
-	if (syscall(SYS_unshare, CLONE_FILES) != 0)
+	/* From here on the filter applies to us too.  A table of our own
+	 * (the listener stays in the supervisor's): the empty range ~0..~0
+	 * closes nothing and only unshares. */
+	if (run->fd_mode == SL_FD_CLOSE_RANGE &&
+	    syscall(SYS_close_range, ~0U, ~0U, CLOSE_RANGE_UNSHARE) != 0)
+		fail(run, SL_STEP_FDS);
+	if (run->fd_mode == SL_FD_UNSHARE && syscall(SYS_unshare, CLONE_FILES) != 0)
 		fail(run, SL_STEP_FDS);
 	for (int i = 0; i < 3; i++)
 		if (run->stdio[i] >= 0 && dup2(run->stdio[i], i) != i)
@@ -153,8 +168,15 @@ SL_CHILD static __attribute__((noreturn)) void become_init(struct sl_run *run)
 	bool failed = run->fail_step != SL_STEP_NONE || run->exec_errno;
 	/* Hold nothing of the supervisor's: not the listener, not the
 	 * program's output pipes. */
-	syscall(SYS_unshare, CLONE_FILES);
-	syscall(SYS_close_range, 0U, ~0U, 0U);
+	if (run->fd_mode == SL_FD_CLOSE_RANGE)
+		syscall(SYS_close_range, 0U, ~0U, CLOSE_RANGE_UNSHARE);
+	else {
+		if (run->fd_mode == SL_FD_UNSHARE)
+			syscall(SYS_unshare, CLONE_FILES);
+		close_above_2();
+		for (int fd = 0; fd < 3; fd++)
+			close(fd);
+	}
 	setup_done(run);
 	for (;;) {
 		int st;
@@ -182,10 +204,14 @@ SL_CHILD static int child_main(void *arg)
 		if (s != SIGKILL && s != SIGSTOP)
 			sigaction(s, &dfl, NULL);
 
-	if (syscall(SYS_setsid) < 0)
+	pid_t sid = (pid_t)syscall(SYS_setsid);
+	if (sid < 0)
 		fail(run, SL_STEP_SESSION);
+	/* the watchdog's target, known before anything can fork */
+	__atomic_store_n(&run->pgid, sid, __ATOMIC_RELEASE);
 	parent_death_signal(run);
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
+	run->nnp_ok = prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0;
+	if (!run->nnp_ok && !run->nnp_optional)
 		fail(run, SL_STEP_NO_NEW_PRIVS);
 	if (sl_rlimits_apply(run) != 0)
 		fail(run, SL_STEP_RLIMITS);
@@ -219,6 +245,7 @@ pid_t sl_spawn(struct sl_run *run, int *pidfd)
 		return -1;
 	run->stack = stack;
 	run->setup_done = 0;
+	run->maps_state = 0;
 	run->ns_status_valid = 0;
 	sigset_t all, old;
 	sigfillset(&all);
@@ -230,7 +257,8 @@ pid_t sl_spawn(struct sl_run *run, int *pidfd)
 	/* The init of a pid namespace never calls exec: no CLONE_VFORK then,
 	 * it says when the program is running instead. */
 	int vfork = run->in_pidns ? 0 : CLONE_VFORK;
-	int flags = CLONE_VM | vfork | CLONE_FILES | CLONE_PIDFD | SIGCHLD | run->clone_ns_flags;
+	int files = run->fd_mode == SL_FD_PRIVATE ? 0 : CLONE_FILES;
+	int flags = CLONE_VM | vfork | files | CLONE_PIDFD | SIGCHLD | run->clone_ns_flags;
 	char *top = (char *)stack + 2 * STACK_SIZE;
 	pid_t pid = clone(child_main, top, flags, run, pidfd);
 	if (pid < 0 && errno == EINVAL) {
@@ -240,6 +268,15 @@ pid_t sl_spawn(struct sl_run *run, int *pidfd)
 		pid = clone(child_main, top, flags, run, NULL);
 	}
 	int e = errno;
+	/* no CLONE_PIDFD: pidfd_open (5.3), else the supervisor polls */
+	if (pid > 0 && *pidfd < 0) {
+		long fd = syscall(SYS_pidfd_open, pid, 0);
+		*pidfd = fd >= 0 ? (int)fd : -1;
+		if (*pidfd >= 0)
+			fcntl(*pidfd, F_SETFD, FD_CLOEXEC);
+	}
+	if (pid > 0 && run->parent_maps)
+		sl_namespaces_parent_maps(run, pid);
 	if (pid > 0 && !vfork)
 		wait_setup(run, pid);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);

@@ -239,7 +239,50 @@ static void release_run(struct sl_run *run)
 	free(run->filter_copy);
 	sl_spawn_release(run);
 	run->filter_copy = NULL;
+	sl_lifeline_stop(run);
 	sl_scratch_remove(run);
+	sl_uidpool_release(run);
+}
+
+/* The option that turns a layer on, for messages. */
+static const char *layer_option(unsigned bit)
+{
+	switch (bit) {
+	case SANDLOCK_LAYER_LANDLOCK: case SANDLOCK_LAYER_LANDLOCK_NET:
+	case SANDLOCK_LAYER_LANDLOCK_SCOPE: return "--landlock";
+	case SANDLOCK_LAYER_ISOLATE_TMP: return "--isolate-tmp";
+	case SANDLOCK_LAYER_STRICT: return "--strict";
+	case SANDLOCK_LAYER_PRIVDROP: return "starting as root";
+	case SANDLOCK_LAYER_USERNS: case SANDLOCK_LAYER_PIDNS: case SANDLOCK_LAYER_MOUNTNS:
+	case SANDLOCK_LAYER_IPCNS: case SANDLOCK_LAYER_NETNS: case SANDLOCK_LAYER_UTSNS:
+		return "--unshare on";
+	}
+	return NULL;
+}
+
+/* One line: the first layer in `missing`, and why this host lacks it
+ * (from a full probe: only on this failure path). */
+static void explain_missing(const struct sandlock_policy *p, unsigned missing,
+			    const char *what, struct sandlock_result *res)
+{
+	struct sandlock_features full;
+	sl_probe_features(&full, true);
+	for (unsigned i = 0; i < SANDLOCK_LAYER_COUNT; i++) {
+		unsigned bit = 1u << i;
+		if (!(missing & bit))
+			continue;
+		if (full.state[i] != SANDLOCK_AVAILABLE) {
+			sl_seterr(res, "%s %s is %s on this host (%s); %s", what,
+				  sandlock_layer_name(bit), sandlock_state_name(full.state[i]),
+				  full.why[i], sandlock_feature_remedy(&full, bit));
+		} else if (layer_option(bit) && (p->require & bit)) {
+			sl_seterr(res, "required layer %s is available here but was not asked for: add %s",
+				  sandlock_layer_name(bit), layer_option(bit));
+		} else {
+			continue; /* the caller says what failed */
+		}
+		return;
+	}
 }
 
 /* Check that every layer the caller required is going to be active. */
@@ -249,13 +292,126 @@ static int check_required(const struct sandlock_policy *p, unsigned active,
 	unsigned missing = p->require & ~active;
 	if (!missing)
 		return 0;
-	for (unsigned i = 0; i < SANDLOCK_LAYER_COUNT; i++)
-		if (missing & (1u << i)) {
-			sl_seterr(res, "required layer %s is not available",
-				  sandlock_layer_name(1u << i));
-			break;
-		}
+	explain_missing(p, missing, "required layer", res);
 	return SANDLOCK_ENOSYS;
+}
+
+/* -v: the layers this host could not give the run, in one line. */
+static void say_missing(const struct sandlock_policy *p, const struct sandlock_features *f,
+			unsigned active, unsigned dropped, int dropped_errno)
+{
+	if (!p->verbose)
+		return;
+	char line[512];
+	size_t n = 0;
+	line[0] = 0;
+	for (unsigned i = 0; i < SANDLOCK_LAYER_COUNT; i++) {
+		unsigned bit = 1u << i;
+		if ((active & bit) || f->state[i] == SANDLOCK_AVAILABLE)
+			continue;
+		n += (size_t)snprintf(line + n, n < sizeof(line) ? sizeof(line) - n : 0, "%s%s (%s)",
+				      n ? ", " : "", sandlock_layer_name(bit),
+				      sandlock_state_name(f->state[i]));
+		if (n >= sizeof(line))
+			break;
+	}
+	for (unsigned i = 0; i < SANDLOCK_LAYER_COUNT && n < sizeof(line); i++) {
+		unsigned bit = 1u << i;
+		if (dropped & bit & ~active)
+			n += (size_t)snprintf(line + n, sizeof(line) - n, "%s%s (%s)", n ? ", " : "",
+					      sandlock_layer_name(bit), strerror(dropped_errno));
+	}
+	if (line[0])
+		fprintf(stderr, "sandlock: running without: %s; see sandlock --features\n", line);
+}
+
+/* Create the child, with the namespaces asked for; where the host refuses
+ * them and they were not required (--unshare auto, the default of a run
+ * that may fork), without them: the report says so.  The watchdog is
+ * started first where nothing else would kill the run if we died. */
+static pid_t spawn_with_fallbacks(struct sl_run *run, const struct sandlock_features *f,
+				  int *pidfd, struct sandlock_result *res, int *err)
+{
+	const struct sandlock_policy *p = run->p;
+	const unsigned ns_required = SANDLOCK_LAYER_USERNS | SANDLOCK_LAYER_PIDNS |
+				     SANDLOCK_LAYER_MOUNTNS | SANDLOCK_LAYER_IPCNS |
+				     SANDLOCK_LAYER_NETNS | SANDLOCK_LAYER_UTSNS;
+	for (int attempt = 0; attempt < 2; attempt++) {
+		bool need_watchdog = !run->use_pdeathsig || (!p->no_fork && !run->in_pidns);
+		if (need_watchdog && sl_lifeline_start(run) != 0) {
+			sl_seterr(res, "cannot start the watchdog: %s", strerror(errno));
+			*err = SANDLOCK_ESYSTEM;
+			return -1;
+		}
+		pid_t pid = sl_spawn(run, pidfd);
+		bool ns_failed = run->clone_ns_flags &&
+				 (pid < 0 || run->fail_step == SL_STEP_MOUNTS ||
+				  run->fail_step == SL_STEP_USERNS);
+		if (!ns_failed || attempt)
+			return pid;
+		if (sl_unshare_mode(p) != SANDLOCK_UNSHARE_AUTO || (p->require & ns_required)) {
+			int e = errno;
+			if (pid > 0) {
+				kill(pid, SIGKILL);
+				while (waitpid(pid, &(int){ 0 }, __WALL) < 0 && errno == EINTR)
+					;
+			}
+			explain_missing(p, ns_required & res->layers, "namespace", res);
+			if (!res->error[0])
+				sl_seterr(res, "namespaces could not be set up here: %s%s%s",
+					  pid < 0 ? "clone" : sl_step_name(run->fail_step),
+					  ": ", strerror(pid < 0 ? e : run->fail_errno));
+			*err = SANDLOCK_ENOSYS;
+			return -1;
+		}
+		int spawn_errno = errno;
+		if (pid > 0) {
+			kill(pid, SIGKILL);
+			while (waitpid(pid, &(int){ 0 }, __WALL) < 0 && errno == EINTR)
+				;
+			if (*pidfd >= 0)
+				close(*pidfd);
+			*pidfd = -1;
+			if (run->listener_fd >= 0)
+				close(run->listener_fd);
+			run->listener_fd = -1;
+		}
+		run->ns_errno = pid < 0 ? spawn_errno : run->fail_errno;
+		unsigned before = res->layers;
+		sl_spawn_release(run);
+		sl_namespaces_disable(run, res);
+		run->ns_dropped = before & ~res->layers;
+		if ((*err = sl_seccomp_prepare(run, f, res)))
+			return -1;
+		/* an unprivileged run's scratch directory was hidden by its
+		 * fresh /tmp: Landlock hides the others instead, or the layer
+		 * is not there */
+		if (p->isolate_tmp && geteuid() != 0 && run->tmp_dir) {
+			if (f->landlock_abi < 1) {
+				res->layers &= ~SANDLOCK_LAYER_ISOLATE_TMP;
+				run->ns_dropped |= SANDLOCK_LAYER_ISOLATE_TMP;
+				if (p->require & SANDLOCK_LAYER_ISOLATE_TMP) {
+					sl_seterr(res, "required layer isolate_tmp needs a mount namespace "
+						       "or Landlock to hide other runs' directories; "
+						       "this host refuses both");
+					*err = SANDLOCK_ENOSYS;
+					return -1;
+				}
+			} else if (!(p->landlock || p->strict || p->ro.n || p->rw.n)) {
+				sl_landlock_close_paths(run);
+				if (run->landlock_fd >= 0)
+					close(run->landlock_fd);
+				run->landlock_fd = -1;
+				res->layers &= ~(SANDLOCK_LAYER_LANDLOCK_NET | SANDLOCK_LAYER_LANDLOCK_SCOPE);
+				run->n_proc_rules = 0;
+				run->hide_scratch = true;
+				sl_namespaces_keep_paths(run);
+				if ((*err = sl_landlock_prepare(run, f, res)))
+					return -1;
+			}
+		}
+	}
+	return -1;
 }
 
 static int wait_loop(const struct sandlock_policy *p, struct sl_run *run, pid_t pid,
@@ -379,9 +535,6 @@ static int wait_loop(const struct sandlock_policy *p, struct sl_run *run, pid_t 
 int sandlock_run(const struct sandlock_policy *p, char *const argv[],
 		 struct sandlock_result *res)
 {
-	const unsigned ns_required = SANDLOCK_LAYER_USERNS | SANDLOCK_LAYER_PIDNS |
-				     SANDLOCK_LAYER_MOUNTNS | SANDLOCK_LAYER_IPCNS |
-				     SANDLOCK_LAYER_NETNS | SANDLOCK_LAYER_UTSNS;
 	memset(res, 0, sizeof(*res));
 	res->exit_code = -1;
 	if (!argv || !argv[0] || !argv[0][0]) {
@@ -407,6 +560,7 @@ int sandlock_run(const struct sandlock_policy *p, char *const argv[],
 	run.drop_privs = geteuid() == 0;
 	run.uid = p->uid;
 	run.gid = p->gid;
+	run.uid_lock = -1;
 
 	/* The supervisor's memory holds what the program must not see (the
 	 * grader's answers, its environment): not dumpable means neither
@@ -425,13 +579,19 @@ int sandlock_run(const struct sandlock_policy *p, char *const argv[],
 	}
 	struct sandlock_features f;
 	sl_probe_features(&f, false);
+	/* one path per mechanism, from the probe */
+	run.fd_mode = f.close_range ? SL_FD_CLOSE_RANGE
+		      : f.unshare_files ? SL_FD_UNSHARE : SL_FD_PRIVATE;
+	run.use_pdeathsig = f.pdeathsig;
+	run.nnp_optional = p->best_effort && !(p->require & SANDLOCK_LAYER_NO_NEW_PRIVS);
 	char cwd[4096];
 	run.cwd = getcwd(cwd, sizeof(cwd));
 	char *path_storage = NULL;
 	int pidfd = -1;
 	pid_t pid = -1;
 
-	if ((err = sl_scratch_create(&run, &f, res)))
+	if ((err = sl_uidpool_claim(&run, res)) ||
+	    (err = sl_scratch_create(&run, &f, res)))
 		goto failed;
 	char wd[4096];
 	const char *wtmp = NULL;
@@ -461,40 +621,19 @@ int sandlock_run(const struct sandlock_policy *p, char *const argv[],
 		       (run.use_seccomp ? SANDLOCK_LAYER_SECCOMP : 0) |
 		       (run.want_listener ? SANDLOCK_LAYER_SECCOMP_NOTIFY : 0) |
 		       (run.drop_privs ? SANDLOCK_LAYER_PRIVDROP : 0) |
-		       (f.pdeathsig ? SANDLOCK_LAYER_PDEATHSIG : 0) |
-		       (p->strict ? SANDLOCK_LAYER_STRICT : 0);
+		       (run.use_pdeathsig ? SANDLOCK_LAYER_PDEATHSIG : 0) |
+		       (p->strict && run.use_seccomp ? SANDLOCK_LAYER_STRICT : 0);
 	if (!run.drop_privs && (p->require & SANDLOCK_LAYER_PRIVDROP))
 		res->layers &= ~SANDLOCK_LAYER_PRIVDROP;
 	if ((err = check_required(p, res->layers, res)))
 		goto failed;
 
-	pid = sl_spawn(&run, &pidfd);
-	/* --unshare auto: namespaces refused here (a container, a sysctl, a
-	 * parent seccomp policy)?  Run without them; the report says so. */
-	if (sl_unshare_mode(p) == SANDLOCK_UNSHARE_AUTO && run.clone_ns_flags &&
-	    !(p->require & ns_required) &&
-	    (pid < 0 || run.fail_step == SL_STEP_MOUNTS || run.fail_step == SL_STEP_USERNS)) {
-		if (pid > 0) {
-			int st;
-			kill(pid, SIGKILL);
-			while (waitpid(pid, &st, __WALL) < 0 && errno == EINTR)
-				;
-			close_fd(&pidfd);
-			if (run.listener_fd >= 0)
-				close(run.listener_fd);
-		}
-		sl_spawn_release(&run);
-		sl_namespaces_disable(&run, res);
-		if ((err = sl_seccomp_prepare(&run, &f, res)))
-			goto failed;
-		pid = sl_spawn(&run, &pidfd);
-	}
+	pid = spawn_with_fallbacks(&run, &f, &pidfd, res, &err);
 	if (pid < 0) {
-		if (run.clone_ns_flags)
-			sl_seterr(res, "namespaces are not available here: %s", strerror(errno));
-		else
+		if (!err) {
 			sl_seterr(res, "cannot create the sandboxed process: %s", strerror(errno));
-		err = SANDLOCK_ESYSTEM;
+			err = SANDLOCK_ESYSTEM;
+		}
 		goto failed;
 	}
 	/* The child has called exec, or failed. */
@@ -524,6 +663,11 @@ int sandlock_run(const struct sandlock_policy *p, char *const argv[],
 	}
 	if (run.own_userns_ok)
 		res->layers |= SANDLOCK_LAYER_USERNS;
+	if (!run.nnp_ok)
+		res->layers &= ~SANDLOCK_LAYER_NO_NEW_PRIVS;
+	if (run.lifeline.pid > 0)
+		res->layers |= SANDLOCK_LAYER_WATCHDOG;
+	say_missing(p, &f, res->layers, run.ns_dropped, run.ns_errno);
 	err = wait_loop(p, &run, pid, pidfd, res);
 	res->wall_us = sl_ts_us(&run.end_time) - sl_ts_us(&run.exec_time);
 	if (err)

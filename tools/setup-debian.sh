@@ -3,7 +3,8 @@
 # Run as root.  --bench also installs the peers and tools of `make bench`.
 set -e
 PKGS="build-essential pkg-config libseccomp-dev libcmocka-dev python3 golang-go
-      procps util-linux passwd file libcap2-bin"
+      procps util-linux passwd file libcap2-bin python3-seccomp python3-numpy
+      golang-github-containers-common"
 [ "${1:-}" = --bench ] && PKGS="$PKGS bubblewrap firejail gnuplot-nox hyperfine"
 if [ "$(id -u)" != 0 ]; then
 	echo "setup-debian.sh: run as root (it uses apt-get)" >&2
@@ -13,3 +14,13 @@ export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 # shellcheck disable=SC2086
 apt-get install -y -qq --no-install-recommends $PKGS >/dev/null
+# The host simulations (tests/hosts) read moby's default seccomp profile,
+# which Debian ships in a Go source package; only that one file is taken.
+MOBY=/usr/share/gocode/src/github.com/docker/docker/profiles/seccomp/default.json
+if [ ! -s "$MOBY" ]; then
+	tmp=$(mktemp -d)
+	(cd "$tmp" && apt-get download -qq golang-github-docker-docker-dev >/dev/null &&
+	 dpkg-deb --fsys-tarfile ./*.deb | tar -x -C / ".$MOBY") ||
+		echo "setup-debian.sh: could not extract moby's seccomp profile" >&2
+	rm -rf "$tmp"
+fi

@@ -6,6 +6,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=$(cd "$ROOT/${1:-build}" && pwd)
 TEST_USER=${SANDLOCK_TEST_USER:-sandlock-test}
 TOTAL_PASS=0 TOTAL_FAIL=0 TOTAL_SKIP=0
+FAILURES=()
 
 # A copy every user can read (the checkout may live under a private home).
 STAGE=$(mktemp -d /tmp/sandlock-check.XXXXXX)
@@ -31,11 +32,14 @@ run_suite() {
 	local out
 	out=$("$@" 2>&1)
 	local st=$?
-	echo "$out" | grep -v '^PASS' 
+	echo "$out" | grep -v '^PASS'
+	# failures again at the very end: the tail of a long log is what CI shows
+	while IFS= read -r l; do FAILURES+=("[$label] ${l:0:300}"); done < <(echo "$out" | grep -E '^(FAIL|ERROR)')
 	local line
 	line=$(echo "$out" | grep -E '^[a-z_-]+: [0-9]+ passed, [0-9]+ failed' | tail -1)
 	if [ -z "$line" ]; then
 		echo "FAIL $label: no summary line (status $st)"
+		FAILURES+=("[$label] no summary line (status $st)")
 		TOTAL_FAIL=$((TOTAL_FAIL + 1))
 		return
 	fi
@@ -48,8 +52,19 @@ run_suite() {
 	TOTAL_SKIP=$((TOTAL_SKIP + ${s:-0}))
 	if [ "$st" != 0 ] && [ "$f" = 0 ]; then
 		echo "FAIL $label exited $st"
+		FAILURES+=("[$label] exited $st")
 		TOTAL_FAIL=$((TOTAL_FAIL + 1))
 	fi
+}
+
+finish() {
+	if [ ${#FAILURES[@]} -gt 0 ]; then
+		echo "=== failures"
+		printf '%s\n' "${FAILURES[@]}"
+	fi
+	echo "all: $TOTAL_PASS passed, $TOTAL_FAIL failed, $TOTAL_SKIP skipped"
+	[ "$TOTAL_FAIL" = 0 ]
+	exit
 }
 
 suites() { # AS-USER-PREFIX...
@@ -64,7 +79,7 @@ suites() { # AS-USER-PREFIX...
 if [ "$(id -u)" = 0 ]; then
 	suites root
 	run_suite "stress (root)" env SANDLOCK="$STAGE/bin/sandlock" "$STAGE/tests/stress.sh"
-	[ "${SANDLOCK_CHECK_USER:-yes}" = no ] && { echo "all: $TOTAL_PASS passed, $TOTAL_FAIL failed, $TOTAL_SKIP skipped"; [ "$TOTAL_FAIL" = 0 ]; exit; }
+	[ "${SANDLOCK_CHECK_USER:-yes}" = no ] && finish
 	id "$TEST_USER" >/dev/null 2>&1 || useradd --system --create-home "$TEST_USER" ||
 		{ echo "cannot create $TEST_USER"; exit 1; }
 	suites "user $TEST_USER" runuser -u "$TEST_USER" --
@@ -73,5 +88,4 @@ else
 fi
 [ -x "$ROOT/tests/bindings.sh" ] && run_suite bindings env SANDLOCK="$STAGE/bin/sandlock" "$ROOT/tests/bindings.sh"
 
-echo "all: $TOTAL_PASS passed, $TOTAL_FAIL failed, $TOTAL_SKIP skipped"
-[ "$TOTAL_FAIL" = 0 ]
+finish

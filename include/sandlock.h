@@ -208,6 +208,11 @@ struct sandlock_result {
 	unsigned layers;        /* SANDLOCK_LAYER_* active for this run */
 	int cancel_signal;      /* the signal read from cancel_fd if it was a signalfd */
 	char error[256];        /* one line, set when the sandbox failed */
+	/* Layers this host could not give the run, with why, in one line
+	 * ("pidns (Operation not permitted), landlock (missing)"); "" if none.
+	 * The CLI prints it with -v. */
+	char missing[256];
+	uid_t uid;              /* the program's uid (root: --user or --uid-pool) */
 };
 
 /*

@@ -112,6 +112,10 @@ int main(int argc, char **argv)
 		sandlock_report_json(p, &r, report_fd);
 	if (rc != 0 || r.status == SANDLOCK_EXIT_NOEXEC || r.status == SANDLOCK_EXIT_NOTFOUND)
 		fprintf(stderr, "sandlock: %s\n", r.error[0] ? r.error : sandlock_strerror(rc));
+	if (rc == 0 && p->verbose && r.missing[0])
+		fprintf(stderr, "sandlock: running without: %s; see sandlock --features\n", r.missing);
+	if (rc != 0 || r.status == SANDLOCK_EXIT_NOEXEC || r.status == SANDLOCK_EXIT_NOTFOUND)
+		;
 	else if (p->verbose)
 		fprintf(stderr, "sandlock: verdict %s, status %d, cpu %llu ms, wall %llu ms, "
 				"peak %llu KB%s%s\n",

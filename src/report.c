@@ -61,7 +61,12 @@ int sandlock_report_json(const struct sandlock_policy *p,
 	for (unsigned i = 0; i < SANDLOCK_LAYER_COUNT; i++)
 		fprintf(f, "%s\"%s\":%s", i ? "," : "", sandlock_layer_name(1u << i),
 			(r->layers & (1u << i)) ? "true" : "false");
-	fprintf(f, "},\"error\":");
+	fprintf(f, "},\"missing\":");
+	if (r->missing[0])
+		json_str(f, r->missing);
+	else
+		fprintf(f, "null");
+	fprintf(f, ",\"uid\":%u,\"error\":", (unsigned)r->uid);
 	if (r->error[0])
 		json_str(f, r->error);
 	else

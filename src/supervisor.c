@@ -296,33 +296,29 @@ static int check_required(const struct sandlock_policy *p, unsigned active,
 	return SANDLOCK_ENOSYS;
 }
 
-/* -v: the layers this host could not give the run, in one line. */
-static void say_missing(const struct sandlock_policy *p, const struct sandlock_features *f,
-			unsigned active, unsigned dropped, int dropped_errno)
+/* The layers this host could not give the run, in one line. */
+static void note_missing(struct sandlock_result *res, const struct sandlock_features *f,
+			 unsigned active, unsigned dropped, int dropped_errno)
 {
-	if (!p->verbose)
-		return;
-	char line[512];
+	char *line = res->missing;
+	const size_t size = sizeof(res->missing);
 	size_t n = 0;
 	line[0] = 0;
 	for (unsigned i = 0; i < SANDLOCK_LAYER_COUNT; i++) {
 		unsigned bit = 1u << i;
 		if ((active & bit) || f->state[i] == SANDLOCK_AVAILABLE)
 			continue;
-		n += (size_t)snprintf(line + n, n < sizeof(line) ? sizeof(line) - n : 0, "%s%s (%s)",
-				      n ? ", " : "", sandlock_layer_name(bit),
-				      sandlock_state_name(f->state[i]));
-		if (n >= sizeof(line))
-			break;
+		n += (size_t)snprintf(line + n, size - n, "%s%s (%s)", n ? ", " : "",
+				      sandlock_layer_name(bit), sandlock_state_name(f->state[i]));
+		if (n >= size)
+			return;
 	}
-	for (unsigned i = 0; i < SANDLOCK_LAYER_COUNT && n < sizeof(line); i++) {
+	for (unsigned i = 0; i < SANDLOCK_LAYER_COUNT && n < size; i++) {
 		unsigned bit = 1u << i;
 		if (dropped & bit & ~active)
-			n += (size_t)snprintf(line + n, sizeof(line) - n, "%s%s (%s)", n ? ", " : "",
+			n += (size_t)snprintf(line + n, size - n, "%s%s (%s)", n ? ", " : "",
 					      sandlock_layer_name(bit), strerror(dropped_errno));
 	}
-	if (line[0])
-		fprintf(stderr, "sandlock: running without: %s; see sandlock --features\n", line);
 }
 
 /* Create the child, with the namespaces asked for; where the host refuses
@@ -667,7 +663,8 @@ int sandlock_run(const struct sandlock_policy *p, char *const argv[],
 		res->layers &= ~SANDLOCK_LAYER_NO_NEW_PRIVS;
 	if (run.lifeline.pid > 0)
 		res->layers |= SANDLOCK_LAYER_WATCHDOG;
-	say_missing(p, &f, res->layers, run.ns_dropped, run.ns_errno);
+	note_missing(res, &f, res->layers, run.ns_dropped, run.ns_errno);
+	res->uid = run.drop_privs ? run.uid : geteuid();
 	err = wait_loop(p, &run, pid, pidfd, res);
 	res->wall_us = sl_ts_us(&run.end_time) - sl_ts_us(&run.exec_time);
 	if (err)

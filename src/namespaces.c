@@ -95,13 +95,12 @@ int sl_namespaces_prepare(struct sl_run *run, struct sandlock_result *res)
 	run->in_pidns = false;
 	bool want = mode == SANDLOCK_UNSHARE_ON || mode == SANDLOCK_UNSHARE_AUTO ||
 		    (p->require & ns_layers);
-	if (mode == SANDLOCK_UNSHARE_OFF) {
-		if (p->require & ns_layers) {
-			sl_seterr(res, "namespaces were required but --unshare is off");
-			return SANDLOCK_ENOSYS;
-		}
-		return 0;
+	if (p->unshare == SANDLOCK_UNSHARE_OFF && (p->require & ns_layers)) {
+		sl_seterr(res, "namespaces were required but --unshare is off");
+		return SANDLOCK_EINVAL;
 	}
+	if (mode == SANDLOCK_UNSHARE_OFF && !(p->require & ns_layers))
+		return 0;
 	if (!want)
 		return 0;
 	bool root = geteuid() == 0;

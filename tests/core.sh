@@ -15,6 +15,27 @@ expect_status "features" 0 $S --features
 for layer in seccomp seccomp_notify landlock userns pdeathsig close_range pidfd; do
 	if grep -q "^$layer: " "$WORK/out"; then pass "features lists $layer"; else fail "features lists $layer"; fi
 done
+# every layer the report names has a line, with a state; the JSON form agrees
+$S --report "$WORK/layers.json" -- /bin/true
+names=$($PY -c 'import json,sys; print(" ".join(json.load(open(sys.argv[1]))["layers"]))' "$WORK/layers.json")
+$S --features >"$WORK/feat.txt"
+missing=""
+for l in $names; do grep -qE "^$l: (available|missing|refused|restricted)" "$WORK/feat.txt" || missing+=" $l"; done
+if [ -n "$names" ] && [ -z "$missing" ]; then pass "features: one line with a state per report layer"; else fail "features: no line for:$missing"; fi
+$S --features --json >"$WORK/feat.json"
+same=$($PY - "$WORK/feat.json" "$WORK/feat.txt" <<'PYEOF'
+import json, sys
+j = json.load(open(sys.argv[1]))["layers"]
+txt = {l.split(":")[0]: l.split(":")[1].split()[0] for l in open(sys.argv[2]) if ":" in l}
+bad = [k for k, v in j.items() if txt.get(k) != v["state"] or (v["state"] != "available") != bool(v["remedy"])]
+print("ok" if j and not bad else "differ: %s" % bad)
+PYEOF
+)
+if [ "$same" = ok ]; then pass "features --json: the same states, a remedy for each layer not available"; else fail "features --json: $same"; fi
+# a layer the host has but the caller did not ask for: the message says which option
+$S --require landlock -- /bin/true 2>"$WORK/err" >/dev/null
+if grep -q "add --landlock" "$WORK/err" || ! grep -q '^landlock: available' "$WORK/feat.txt"; then pass "require landlock without --landlock: says to add it"; else fail "require landlock message: $(cat "$WORK/err")"; fi
+
 bad() { # bad input: 125, one line on stderr, the command never ran
 	local name=$1
 	shift
@@ -37,6 +58,10 @@ bad "unreadable report dir" $S --report /nonexistent/dir/r.json -- $RUN
 bad "bad report fd" $S --report-fd 77 -- $RUN
 bad "bad user" $S --user 0 -- $RUN
 bad "bad require" $S --require seccomp,teleport -- $RUN
+bad "bad uid pool" $S --uid-pool 5-2 -- $RUN
+bad "uid pool 0" $S --uid-pool 0-10 -- $RUN
+bad "uid pool garbage" $S --uid-pool 100 -- $RUN
+bad "require namespaces with --unshare off" $S --unshare off --require pidns -- $RUN
 bad "missing workdir" $S --workdir /nonexistent -- $RUN
 bad "missing stdin file" $S --stdin /nonexistent -- $RUN
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Black-box attack suite for sandlock.
 #
-#   tests/attacks/run.sh [--bare-only] [--keep] [-v] [-jN] [NAME...]
+#   tests/attacks/run.sh [--bare-only] [--honest-only] [--keep] [-v] [-jN] [NAME...]
 #
 # Every attack (tests/attacks/*.c|*.py|*.sh) is run twice, each time in a
 # fresh evidence directory with fresh secrets, victims and listeners:
@@ -33,6 +33,10 @@
 #   isolate-uid: yes  (as root: bare run, victim and sandbox use a fresh uid)
 #   exclusive: yes    (run alone: broadcast signals, bombs, timing; honest
 #                      workloads always run alone too; the others run -j2)
+#   layers: L1,L2     the layers any one of which contains the attack
+#                     (default: seccomp).  On a host that offers none of them
+#                     (tests/hosts/hostsim) a run that is not contained is an
+#                     XFAIL naming what the host lacks, not a failure.
 #
 # Each attack runs as  ATTACK EV key=value...  (EV: its evidence directory;
 # keys: token, secretfile, grader, runner_uid, victim, victim_addr,
@@ -43,7 +47,10 @@
 # launcher_killed, st KEY (launcher's raw wait status), fsize PATH, can_fork,
 # sysv_exists sem|shm, args_intact. See README.md.
 #
-# Environment: SANDLOCK (default: build/sandlock of this repository),
+# Environment: SANDLOCK_EXTRA_FLAGS (added to every sandboxed run, e.g.
+# --best-effort on a serverless host), SANDLOCK_HOSTSIM (the simulated host,
+# set by tests/hosts/hostsim; only printed),
+# SANDLOCK (default: build/sandlock of this repository),
 # ATTACK_BUILD (default: a fresh temporary directory), TMPDIR (work area).
 # The last line is always "attacks: P passed, F failed, S skipped"; the exit
 # status is non-zero if anything failed.
@@ -56,6 +63,7 @@ REPO=$(cd "$HERE/../.." && pwd)
 SANDLOCK=${SANDLOCK:-$REPO/build/sandlock}
 PY=/usr/bin/python3
 BARE_ONLY=0
+HONEST_ONLY=0
 JOBS=2
 KEEP=0
 VERBOSE=0
@@ -63,6 +71,7 @@ FILTER=()
 for a in "$@"; do
 	case $a in
 	--bare-only) BARE_ONLY=1 ;;
+	--honest-only) HONEST_ONLY=1 ;;
 	--keep) KEEP=1 ;;
 	-v | --verbose) VERBOSE=1 ;;
 	-j*) JOBS=${a#-j}; [[ $JOBS =~ ^[1-9][0-9]*$ ]] || { echo "run.sh: bad $a" >&2; exit 2; } ;;
@@ -203,6 +212,7 @@ TESTS=()
 for f in "${ALLFILES[@]}"; do
 	mget "$f" attack
 	n=$M
+	[ -n "$n" ] && [ $HONEST_ONLY = 1 ] && continue
 	[ -n "$n" ] || { mget "$f" honest; n=$M; }
 	[ -n "$n" ] || continue
 	if [ ${#FILTER[@]} -gt 0 ]; then
@@ -268,6 +278,29 @@ feature_ok() { # LAYER -> 0/1, reason in FEAT_WHY
 		FEAT_WHY="layer unavailable: $line"
 		return 1
 	fi
+	return 0
+}
+
+host_has_any() { # LAYER,LAYER... -> 0 when the host offers one of them
+	local l
+	for l in ${1//,/ }; do feature_ok "$l" && return 0; done
+	return 1
+}
+# Flags that fail closed (125) where the host lacks their layer: such a
+# configuration is skipped there, with the reason.
+flags_ok() {
+	local f need=()
+	for f in $1; do
+		case $f in
+		--landlock | --ro | --rw | --allow | --strict) need+=(landlock) ;;
+		--unshare=on) need+=(pidns) ;;
+		esac
+	done
+	[[ " $1 " == *" --unshare on "* ]] && need+=(pidns)
+	[[ " $1 " == *" --strict "* ]] && need+=(seccomp)
+	for f in "${need[@]}"; do
+		feature_ok "$f" || { FEAT_WHY="flags need $f: $FEAT_WHY"; return 1; }
+	done
 	return 0
 }
 
@@ -426,7 +459,7 @@ run_once() {
 			full=("${cmd[@]}")
 		fi
 	else
-		read -r -a fl <<<"$flags"
+		read -r -a fl <<<"${SANDLOCK_EXTRA_FLAGS:-} $flags"
 		[ $iso = 1 ] && fl+=(--user "$ISO_UID:$ISO_UID")
 		full=("$SANDLOCK" "${fl[@]}" -- "${cmd[@]}")
 	fi
@@ -492,6 +525,8 @@ run_test() {
 	FLAGS=${M:-"--no-fork --no-network --clean-env --cpu 5 --mem 256"}
 	mget "$file" xfail
 	XFAIL=$M
+	mget "$file" layers
+	LAYERS=${M:-seccomp}
 
 	case $file in *.c)
 		b=${file##*/}
@@ -558,10 +593,14 @@ run_test() {
 			label="$NAME[${vlabel:-${flags%% --no-*}}]"
 			label=${label// /=}
 		fi
-		if ! feature_ok "$layer"; then
+		if ! feature_ok "$layer" || ! flags_ok "$flags"; then
 			result SKIP "$label" "$FEAT_WHY"
 			idx=$((idx + 1))
 			continue
+		fi
+		# contained by a layer this host lacks: escaping is expected
+		if [ $KIND = attack ] && [ -z "$xf" ] && ! host_has_any "$LAYERS"; then
+			xf="this host lacks ${LAYERS//,/ and }"
 		fi
 		run_once "$file" sandbox "sbx$idx" "$flags"
 		if [ $KIND = honest ]; then
@@ -590,7 +629,7 @@ for f in "${TESTS[@]}"; do
 	done
 done
 
-echo "sandbox: $SANDLOCK   work: $WORK   uid: $ME${ISO_UID:+   isolated uid: $ISO_UID}   jobs: $JOBS"
+echo "sandbox: $SANDLOCK ${SANDLOCK_EXTRA_FLAGS:-}  work: $WORK   uid: $ME${ISO_UID:+   isolated uid: $ISO_UID}   jobs: $JOBS${SANDLOCK_HOSTSIM:+   host: $SANDLOCK_HOSTSIM}"
 T0=$SECONDS
 umask 000
 # Tests marked "exclusive: yes" (broadcast signals, bombs, timing) and the

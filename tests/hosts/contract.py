@@ -1,0 +1,281 @@
+#!/usr/bin/python3
+"""The client contract of a real grader, on whatever host this runs on.
+
+    tests/hosts/contract.py            (SANDLOCK=path, SANDLOCK_HOSTSIM=host)
+
+Run under tests/hosts/hostsim HOST, it checks what a grader relies on:
+file mode (the seed command line with stdin/stdout files and a report), a
+persistent JSON-RPC worker, a SIGTERM to the grader's process group followed
+by a SIGKILL of the wrapper (nothing of the run may survive), secrets in the
+grader's environment (never visible to the program), silence (nothing on
+stderr from the sandbox itself), and that the report names exactly the
+layers this host offers.  Each containment check has a control run that
+shows the check can fail (the same program outside the sandbox, or without
+the option).  Last line: "contract: P passed, F failed, S skipped".
+"""
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+SANDLOCK = os.environ["SANDLOCK"]
+HOST = os.environ.get("SANDLOCK_HOSTSIM", "full")
+EXTRA = os.environ.get("SANDLOCK_EXTRA_FLAGS", "").split()
+PY = "/usr/bin/python3"
+SEED = ["--no-fork", "--no-network", "--clean-env", "--cpu", "5", "--mem", "256"]
+ROOT = os.geteuid() == 0
+counts = {"passed": 0, "failed": 0, "skipped": 0}
+WORK = tempfile.mkdtemp(prefix="sandlock-contract.")
+os.chmod(WORK, 0o755)
+
+
+def result(ok, name, why=""):
+    if ok is None:
+        counts["skipped"] += 1
+        print(f"SKIP {name}: {why}")
+    elif ok:
+        counts["passed"] += 1
+        print(f"PASS {name}")
+    else:
+        counts["failed"] += 1
+        print(f"FAIL [{HOST}] {name}: {why}")
+
+
+def sandbox(*args):
+    return [SANDLOCK, *EXTRA, *args]
+
+
+def write(name, text):
+    path = os.path.join(WORK, name)
+    with open(path, "w") as f:
+        f.write(text)
+    os.chmod(path, 0o644)
+    return path
+
+
+def report(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return {}
+
+
+# ---- file mode: the seed command line, as the original Go grader called it
+prog = write("sum.py", "import sys\nprint(sum(int(x) for x in sys.stdin.read().split()))\n")
+inp = write("in.txt", "3 4 5\n")
+out, rep = os.path.join(WORK, "out.txt"), os.path.join(WORK, "r.json")
+p = subprocess.run(sandbox(*SEED, "--stdin", inp, "--stdout", out, "--report", rep, "--",
+                           PY, prog), capture_output=True, timeout=60)
+got = open(out).read() if os.path.exists(out) else ""
+r = report(rep)
+result(p.returncode == 0 and got == "12\n" and r.get("verdict") == "ok", "file mode: seed command line",
+       f"status {p.returncode}, output {got!r}, report {r.get('verdict')}, stderr {p.stderr[:300]!r}")
+result(p.stderr == b"", "silence: nothing on stderr from the sandbox", repr(p.stderr[:300]))
+
+# ---- the layers the report names, against what this host offers
+layers = r.get("layers", {})
+# host -> layers that must be on / off for the seed command line
+expect_on = {"seccomp": True, "rlimits": True}
+expect_off = {"pidns"}  # a --no-fork run gets no namespace
+if HOST in ("no-landlock", "old-kernel", "old-docker", "lambda"):
+    expect_off |= {"landlock_scope"}
+if HOST in ("old-kernel", "old-docker"):
+    expect_off |= {"seccomp_notify"}
+if HOST in ("no-pdeathsig", "lambda"):
+    expect_off |= {"pdeathsig"}
+    expect_on["watchdog"] = True
+if HOST == "lambda":
+    expect_on.pop("seccomp")
+    expect_off |= {"seccomp", "seccomp_notify", "no_new_privs"}
+if HOST in ("full", "docker", "podman", "userns-refused", "userns-nocaps", "no-pdeathsig"):
+    expect_on["seccomp_notify"] = True
+    expect_on["landlock_scope"] = True
+wrong = [k for k in expect_on if layers.get(k) is not True] + \
+        [k for k in expect_off if layers.get(k) is not False]
+result(layers and not wrong, "report: the layers this host offers",
+       f"wrong: {wrong}; layers {layers}")
+
+# a run that may fork: namespaces where the host has them, else the watchdog
+rep2 = os.path.join(WORK, "r2.json")
+p = subprocess.run(sandbox("--report", rep2, "--", "/bin/sh", "-c", "/bin/true; echo ok"),
+                   capture_output=True, timeout=60)
+l2 = report(rep2).get("layers", {})
+ns_host = HOST in ("full", "no-pdeathsig", "no-landlock", "old-kernel")
+if ns_host:
+    ok = l2.get("pidns") is True
+else:
+    ok = l2.get("pidns") is False and l2.get("watchdog") is True
+result(p.returncode == 0 and p.stdout == b"ok\n" and ok, "forking run: pid namespace, or the watchdog",
+       f"status {p.returncode}, stdout {p.stdout!r}, layers {l2}, stderr {p.stderr[:200]!r}")
+
+# ---- a persistent JSON-RPC worker over stdio
+worker = os.path.join(os.environ.get("PROGS", os.path.dirname(__file__) + "/../progs"), "rpc_worker.py")
+if os.path.exists(worker):
+    w = subprocess.Popen(sandbox(*SEED, "--", PY, worker), stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    answers = []
+    try:
+        for i in range(3):
+            body = json.dumps({"jsonrpc": "2.0", "id": i, "method": "sum", "params": [i, 10]}).encode()
+            w.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+            w.stdin.flush()
+            n = int(w.stdout.readline().split(b":")[1])
+            w.stdout.readline()
+            answers.append(json.loads(w.stdout.read(n))["result"])
+        body = json.dumps({"jsonrpc": "2.0", "id": 9, "method": "exit"}).encode()
+        w.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        w.stdin.close()
+        st = w.wait(timeout=30)
+    except Exception as e:  # noqa: BLE001 - any failure is the finding
+        w.kill()
+        st = f"error {e!r}"
+    result(answers == [10, 11, 12] and st == 0, "JSON-RPC worker: three calls and a clean exit",
+           f"answers {answers}, status {st}, stderr {w.stderr.read()[:200]!r}")
+else:
+    result(None, "JSON-RPC worker", "tests/progs/rpc_worker.py not found")
+
+
+# ---- SIGTERM to the grader's group, then SIGKILL of the wrapper
+def alive(marker):
+    """pids whose command line carries the marker (the evidence)"""
+    pids = []
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                with open(f"/proc/{d}/cmdline", "rb") as f:
+                    if marker.encode() in f.read():
+                        pids.append(int(d))
+            except OSError:
+                pass
+    return pids
+
+
+def term_then_kill(cmd, marker):
+    """start cmd as a grader does (its own process group), SIGTERM the
+    group, SIGKILL the wrapper, and return what is left of the marker"""
+    g = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL, start_new_session=True)
+    for _ in range(100):
+        if len(alive(marker)) >= 2:
+            break
+        time.sleep(0.02)
+    time.sleep(0.2)  # the processes are past their own set-up (setsid)
+    started = len(alive(marker))
+    try:
+        os.killpg(g.pid, signal.SIGTERM)
+    except ProcessLookupError:
+        pass
+    time.sleep(0.05)
+    try:
+        os.kill(g.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    g.wait()
+    time.sleep(0.5)
+    left = alive(marker)
+    for pid in left:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+    return started, left
+
+
+tag = f"{os.getpid()}{int(time.time() * 1000) % 100000}"
+# the program leaves the grader's group: a survivor outside the sandbox
+# (the control: the check sees one)
+m0 = f"1000.{tag}0"
+_, left = term_then_kill(["/bin/sh", "-c", f"setsid /bin/sleep {m0} & /bin/sleep {m0}"], m0)
+control_ok = len(left) > 0
+m1 = f"1000.{tag}1"
+started, left = term_then_kill(sandbox("--", "/bin/sh", "-c",
+                                       f"/bin/sleep {m1} & /bin/sleep {m1}"), m1)
+result(control_ok and started >= 1 and not left, "SIGTERM of the group, SIGKILL of the wrapper: nothing survives",
+       f"control survivors {control_ok}, started {started}, left {left}")
+m2 = f"1000.{tag}2"
+started, left = term_then_kill(sandbox(*SEED, "--", "/bin/sleep", m2), m2)
+result(started >= 1 and not left, "the same with the seed command line",
+       f"started {started}, left {left}")
+# SIGKILL of the wrapper alone (the grader's own timeout)
+m3 = f"1000.{tag}3"
+g = subprocess.Popen(sandbox("--", "/bin/sh", "-c", f"/bin/sleep {m3} & /bin/sleep {m3}"),
+                     stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+for _ in range(100):
+    if len(alive(m3)) >= 2:
+        break
+    time.sleep(0.02)
+started = len(alive(m3))
+g.kill()
+g.wait()
+time.sleep(0.5)
+left = alive(m3)
+for pid in left:
+    os.kill(pid, signal.SIGKILL)
+result(started >= 2 and not left, "SIGKILL of the wrapper alone: nothing survives",
+       f"started {started}, left {left}")
+
+# ---- secrets in the grader's environment
+secret = f"sk-{os.urandom(12).hex()}"
+env = dict(os.environ, GRADER_SECRET=secret)
+look = ("import os\nprint(os.environ)\n"
+        "for p in ('/proc/%d/environ' % os.getppid(), '/proc/1/environ'):\n"
+        "    try: print(open(p, 'rb').read())\n"
+        "    except OSError as e: print(p, e)\n")
+probe = write("env.py", look)
+control = subprocess.run(sandbox("--no-fork", "--", PY, probe), env=env, capture_output=True, timeout=60)
+p = subprocess.run(sandbox(*SEED, "--", PY, probe), env=env, capture_output=True, timeout=60)
+result(secret.encode() in control.stdout and p.returncode == 0 and secret.encode() not in p.stdout,
+       "secrets in the environment: --clean-env hides them",
+       f"control shows it {secret.encode() in control.stdout}, status {p.returncode}, "
+       f"leaked {secret.encode() in p.stdout}")
+
+
+# ---- concurrent threaded runs as root: with --uid-pool each has its own
+# process count; without a user namespace of their own and without the pool
+# (the control) they share one, and the run that asks last is refused
+def threaded_pair(extra):
+    """A holds 8 threads while B starts 8 more; returns B's and A's status"""
+    sync = tempfile.mkdtemp(prefix="sandlock-nproc.", dir=WORK)
+    os.chmod(sync, 0o777)
+    code = ("import threading, time, os, sys\n"
+            "d, me, other = sys.argv[1], sys.argv[2], sys.argv[3]\n"
+            "ev = threading.Event()\n"
+            "if me == 'b':\n"
+            "    while not os.path.exists(d + '/a'): time.sleep(0.01)\n"
+            "ts = [threading.Thread(target=ev.wait) for _ in range(8)]\n"
+            "try:\n"
+            "    [t.start() for t in ts]\n"
+            "finally:\n"
+            "    open(d + '/' + me, 'w').close()\n"
+            "    deadline = time.time() + 5\n"
+            "    while not os.path.exists(d + '/' + other) and time.time() < deadline: time.sleep(0.01)\n"
+            "    ev.set()\n")
+    prog = write("threads.py", code)
+    flags = ["--nproc", "10", "--no-network", "--clean-env", *extra, "--"]
+    a = subprocess.Popen(sandbox(*flags, PY, prog, sync, "a", "b"), stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL)
+    b = subprocess.run(sandbox(*flags, PY, prog, sync, "b", "a"), capture_output=True, timeout=60)
+    return b.returncode, a.wait(timeout=60)
+
+
+if ROOT and layers.get("userns") is False and HOST not in ("full",):
+    own = subprocess.run(sandbox("--report", os.path.join(WORK, "u.json"), "--", "/bin/true"),
+                         capture_output=True)
+    if report(os.path.join(WORK, "u.json")).get("layers", {}).get("userns"):
+        result(None, "uid pool: concurrent threaded runs", "runs get a user namespace of their own here")
+    else:
+        control = threaded_pair([])
+        pooled = threaded_pair(["--uid-pool", "61000-61099"])
+        result(control != (0, 0) and pooled == (0, 0),
+               "uid pool: concurrent threaded runs each get --nproc",
+               f"without the pool (b, a) = {control} (a failure expected), with it {pooled}")
+else:
+    result(None, "uid pool: concurrent threaded runs", "not root, or runs have a user namespace of their own")
+
+subprocess.run(["rm", "-rf", WORK])
+print(f"contract: {counts['passed']} passed, {counts['failed']} failed, {counts['skipped']} skipped")
+sys.exit(1 if counts["failed"] else 0)

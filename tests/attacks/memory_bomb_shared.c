@@ -2,6 +2,7 @@
 // flags: --no-fork --no-network --clean-env --cpu 5 --mem 256
 // evidence: the same bomb with MAP_SHARED|MAP_ANONYMOUS memory (not counted by RLIMIT_DATA): touches up to 640 MB; contained = peak RSS by wait4 stays under 280000 KB
 // exclusive: yes
+// layers: seccomp_notify (shared memory is counted by the supervisor, which sees each mapping through user notification; RLIMIT_AS is the only backstop without it)
 // escaped-if: [ "$(st maxrss_kb)" -gt 280000 ]
 #include "attack.h"
 #include <sys/mman.h>

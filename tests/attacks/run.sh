@@ -33,7 +33,7 @@
 #   isolate-uid: yes  (as root: bare run, victim and sandbox use a fresh uid)
 #   exclusive: yes    (run alone: broadcast signals, bombs, timing; honest
 #                      workloads always run alone too; the others run -j2)
-#   layers: L1,L2     the layers any one of which contains the attack
+#   layers: L1,L2 [(why)]  the layers any one of which contains the attack
 #                     (default: seccomp).  On a host that offers none of them
 #                     (tests/hosts/hostsim) a run that is not contained is an
 #                     XFAIL naming what the host lacks, not a failure.
@@ -527,6 +527,9 @@ run_test() {
 	XFAIL=$M
 	mget "$file" layers
 	LAYERS=${M:-seccomp}
+	LAYERS_WHY=""
+	[ "$LAYERS" != "${LAYERS%% *}" ] && LAYERS_WHY=" ${LAYERS#* }"
+	LAYERS=${LAYERS%% *}
 
 	case $file in *.c)
 		b=${file##*/}
@@ -600,7 +603,7 @@ run_test() {
 		fi
 		# contained by a layer this host lacks: escaping is expected
 		if [ $KIND = attack ] && [ -z "$xf" ] && ! host_has_any "$LAYERS"; then
-			xf="this host lacks ${LAYERS//,/ and }"
+			xf="this host lacks ${LAYERS//,/ and }$LAYERS_WHY"
 		fi
 		run_once "$file" sandbox "sbx$idx" "$flags"
 		if [ $KIND = honest ]; then

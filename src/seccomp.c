@@ -24,6 +24,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -165,15 +166,42 @@ const char *sl_syscall_name(uint32_t arch, int nr, char *buf, size_t len)
 	return buf;
 }
 
-/* Shared anonymous mappings of a process, as /proc/<pid>/maps shows them
- * ("s" permission, backed by the deleted /dev/zero the kernel uses). */
-static uint64_t shared_anon_bytes(pid_t pid)
+/* Open a /proc file of the program's that takes ptrace-read access.  Root
+ * without CAP_SYS_PTRACE (a container's root) may not read a process of
+ * another uid's; the kernel checks the opener's filesystem ids for these
+ * files, so this thread takes the program's for the open (setfsuid is per
+ * thread and changes nothing else). */
+static FILE *open_as_owner(pid_t pid, const char *file)
 {
-	char path[64], line[512];
-	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, file);
 	FILE *f = fopen(path, "re");
+	if (f || errno != EACCES || geteuid() != 0)
+		return f;
+	struct stat st;
+	snprintf(path, sizeof(path), "/proc/%d", (int)pid);
+	if (stat(path, &st) != 0)
+		return NULL;
+	syscall(SYS_setfsgid, st.st_gid);
+	syscall(SYS_setfsuid, st.st_uid);
+	snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, file);
+	f = fopen(path, "re");
+	int e = errno;
+	syscall(SYS_setfsuid, 0);
+	syscall(SYS_setfsgid, 0);
+	errno = e;
+	return f;
+}
+
+/* Shared anonymous mappings of a process, as /proc/<pid>/maps shows them
+ * ("s" permission, backed by the deleted /dev/zero the kernel uses); -1 if
+ * they cannot be read (the caller then refuses what it cannot count). */
+static int64_t shared_anon_bytes(pid_t pid)
+{
+	char line[512];
+	FILE *f = open_as_owner(pid, "maps");
 	if (!f)
-		return 0;
+		return -1;
 	uint64_t total = 0;
 	while (fgets(line, sizeof(line), f)) {
 		unsigned long long lo, hi;
@@ -185,7 +213,7 @@ static uint64_t shared_anon_bytes(pid_t pid)
 			total += hi - lo;
 	}
 	fclose(f);
-	return total;
+	return (int64_t)total;
 }
 
 /* A large allocation: will the kernel refuse it?  RLIMIT_DATA counts
@@ -218,7 +246,10 @@ static bool refused_allocation(const struct seccomp_notif *n, uint64_t mem_mb,
 	/* Shared anonymous memory is counted by no rlimit: we count what the
 	 * process has mapped of it now, with the data segment, against the
 	 * limit. */
-	uint64_t shm_now = shared_anon_bytes(n->pid);
+	int64_t counted = shared_anon_bytes(n->pid);
+	if (counted < 0 && *shared_anon)
+		return true; /* what cannot be counted is not granted */
+	uint64_t shm_now = counted < 0 ? 0 : (uint64_t)counted;
 	if (*shared_anon)
 		return data * page + shm_now + grow > limit;
 	return (counts_as_data && data * page + shm_now + grow > limit) ||

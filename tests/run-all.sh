@@ -76,10 +76,28 @@ suites() { # AS-USER-PREFIX...
 		run_suite "attacks ($1)" "${@:2}" env $env "$STAGE/tests/attacks/run.sh"
 }
 
+# The hosts the sandbox claims (SANDLOCK_CHECK_HOSTS=no skips them): the
+# whole suite under the Docker-default simulation, as root and as the test
+# user; every other simulated host (tests/hosts.sh); real containers.
+SIM=$STAGE/tests/hosts/hostsim
+CHECK_HOSTS=${SANDLOCK_CHECK_HOSTS:-yes}
+[ -x "$SIM" ] || CHECK_HOSTS=no
+docker_suites() { # LABEL AS-USER-PREFIX...
+	# an ordinary user's concurrent runs share one process count there (no
+	# user namespace of their own): the attacks run one at a time
+	local jobs=2
+	[ $# -gt 1 ] && jobs=1
+	suites "docker-sim, $1" "${@:2}" env SANDLOCK_ATTACK_JOBS=$jobs "$SIM" docker --
+}
+
 if [ "$(id -u)" = 0 ]; then
 	suites root
 	run_suite "stress (root)" env SANDLOCK="$STAGE/bin/sandlock" "$STAGE/tests/stress.sh"
-	[ "${SANDLOCK_CHECK_USER:-yes}" = no ] && finish
+	if [ "${SANDLOCK_CHECK_USER:-yes}" = no ]; then
+		# the sanitizer pass: the fallback paths of a default container too
+		[ "$CHECK_HOSTS" = yes ] && docker_suites root
+		finish
+	fi
 	id "$TEST_USER" >/dev/null 2>&1 || useradd --system --create-home "$TEST_USER" ||
 		{ echo "cannot create $TEST_USER"; exit 1; }
 	suites "user $TEST_USER" runuser -u "$TEST_USER" --
@@ -87,5 +105,21 @@ else
 	suites "user $(id -un)"
 fi
 [ -x "$ROOT/tests/bindings.sh" ] && run_suite bindings env SANDLOCK="$STAGE/bin/sandlock" "$ROOT/tests/bindings.sh"
+
+if [ "$CHECK_HOSTS" = yes ]; then
+	if [ "$(id -u)" = 0 ]; then
+		docker_suites root
+		run_suite "stress (docker-sim, root)" "$SIM" docker -- env SANDLOCK="$STAGE/bin/sandlock" "$STAGE/tests/stress.sh"
+		docker_suites "user $TEST_USER" runuser -u "$TEST_USER" --
+		[ -x "$ROOT/tests/bindings.sh" ] &&
+			run_suite "bindings (docker-sim, root)" "$SIM" docker -- env SANDLOCK="$STAGE/bin/sandlock" "$ROOT/tests/bindings.sh"
+	else
+		docker_suites "user $(id -un)"
+	fi
+	run_suite hosts env SANDLOCK="$STAGE/bin/sandlock" PROGS="$STAGE/progs" SANDLOCK_TEST_USER="$TEST_USER" \
+		"$STAGE/tests/hosts.sh"
+	[ -x "$STAGE/tests/containers.sh" ] && [ "$(id -u)" = 0 ] &&
+		run_suite containers env SANDLOCK="$STAGE/bin/sandlock" PROGS="$STAGE/progs" "$STAGE/tests/containers.sh"
+fi
 
 finish

@@ -47,7 +47,7 @@
 # launcher_killed, st KEY (launcher's raw wait status), fsize PATH, can_fork,
 # sysv_exists sem|shm, args_intact. See README.md.
 #
-# Environment: SANDLOCK_EXTRA_FLAGS (added to every sandboxed run, e.g.
+# Environment: SANDLOCK_ATTACK_JOBS (default -j), SANDLOCK_EXTRA_FLAGS (added to every sandboxed run, e.g.
 # --best-effort on a serverless host), SANDLOCK_HOSTSIM (the simulated host,
 # set by tests/hosts/hostsim; only printed),
 # SANDLOCK (default: build/sandlock of this repository),
@@ -64,7 +64,7 @@ SANDLOCK=${SANDLOCK:-$REPO/build/sandlock}
 PY=/usr/bin/python3
 BARE_ONLY=0
 HONEST_ONLY=0
-JOBS=2
+JOBS=${SANDLOCK_ATTACK_JOBS:-2}
 KEEP=0
 VERBOSE=0
 FILTER=()
@@ -551,6 +551,14 @@ run_test() {
 
 	# 1. bare
 	run_once "$file" bare bare ""
+	if [ $KIND = attack ] && [ "${SANDLOCK_HOSTSIM:-full}" != full ] &&
+		{ [ $STARTED = 0 ] || ! judge "$EXPR"; }; then
+		# on a simulated host whose own policy already stops it, there
+		# is nothing to contain (on the full host this is an ERROR)
+		result SKIP "$NAME" "the $SANDLOCK_HOSTSIM host stops it bare ($(detail))"
+		teardown "$file"
+		return
+	fi
 	if [ $KIND = attack ]; then
 		if [ $STARTED = 0 ]; then
 			result ERROR "$NAME" "attack does not work bare: did not start ($(detail))"

@@ -76,6 +76,16 @@ result(p.returncode == 0 and got == "12\n" and r.get("verdict") == "ok", "file m
        f"status {p.returncode}, output {got!r}, report {r.get('verdict')}, stderr {p.stderr[:300]!r}")
 result(p.stderr == b"", "silence: nothing on stderr from the sandbox", repr(p.stderr[:300]))
 
+# ---- a host that refuses seccomp filters: only with --best-effort
+if HOST == "lambda":
+    q = subprocess.run([SANDLOCK, *SEED, "--", PY, "-c", "open('%s/ran', 'w')" % WORK],
+                       capture_output=True, timeout=60)
+    lines = q.stderr.decode(errors="replace").strip().splitlines()
+    result(q.returncode == 125 and len(lines) == 1 and "--best-effort" in lines[0]
+           and not os.path.exists(WORK + "/ran"),
+           "no seccomp here: without --best-effort, 125 and one line, nothing ran",
+           f"status {q.returncode}, stderr {lines}")
+
 # ---- the layers the report names, against what this host offers
 layers = r.get("layers", {})
 # host -> layers that must be on / off for the seed command line

@@ -155,6 +155,33 @@ static void missing_command_and_unknown_options(void **state)
 	sl_cli_release(&c);
 }
 
+static void host_options(void **state)
+{
+	(void)state;
+	struct sl_cli c;
+	char err[256];
+	assert_int_equal(parse(&c, err, "--best-effort", "--uid-pool", "60000-60009", "--require",
+			       "watchdog,pdeathsig", "--", "true", NULL), 0);
+	assert_true(c.policy.best_effort);
+	assert_int_equal(c.policy.uid_pool_first, 60000);
+	assert_int_equal(c.policy.uid_pool_last, 60009);
+	assert_int_equal(c.policy.require, SANDLOCK_LAYER_WATCHDOG | SANDLOCK_LAYER_PDEATHSIG);
+	sl_cli_release(&c);
+	assert_int_equal(parse(&c, err, "--features", "--json", NULL), 0);
+	assert_int_equal(c.action, SL_CLI_FEATURES);
+	assert_true(c.json);
+	sl_cli_release(&c);
+	const char *bad[] = { "9-1", "0-5", "5", "-5", "5-", "a-b", "1-4294967295", NULL };
+	for (int i = 0; bad[i]; i++) {
+		assert_int_equal(parse(&c, err, "--uid-pool", bad[i], "--", "true", NULL), -1);
+		assert_non_null(strstr(err, "--uid-pool"));
+		sl_cli_release(&c);
+	}
+	/* every layer name the report uses is accepted by --require */
+	for (unsigned i = 0; i < SANDLOCK_LAYER_COUNT; i++)
+		assert_int_equal(sandlock_layer_from_name(sandlock_layer_name(1u << i)), 1u << i);
+}
+
 static void lists_and_modes(void **state)
 {
 	(void)state;
@@ -201,6 +228,7 @@ int main(void)
 		cmocka_unit_test(users),
 		cmocka_unit_test(missing_command_and_unknown_options),
 		cmocka_unit_test(lists_and_modes),
+		cmocka_unit_test(host_options),
 		cmocka_unit_test(command_options_are_the_commands),
 	};
 	return cmocka_run_group_tests_name("cli", tests, NULL, NULL);

@@ -61,7 +61,8 @@ SL_CHILD static int watchdog(void *arg)
 	if (!__atomic_load_n(&run->lifeline.done, __ATOMIC_ACQUIRE)) {
 		pid_t pgid = __atomic_load_n(&run->pgid, __ATOMIC_ACQUIRE);
 		/* again until the group is gone: a fork racing the first kill */
-		for (int i = 0; pgid > 0 && i < 1000; i++)
+		/* never a group of 1 or less: kill(-1) would be everything */
+		for (int i = 0; pgid > 1 && i < 1000; i++)
 			if (sl_raw(SYS_kill, -pgid, SIGKILL, 0, 0) == -ESRCH)
 				break;
 	}

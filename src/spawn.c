@@ -207,8 +207,10 @@ SL_CHILD static int child_main(void *arg)
 	pid_t sid = (pid_t)syscall(SYS_setsid);
 	if (sid < 0)
 		fail(run, SL_STEP_SESSION);
-	/* the watchdog's target, known before anything can fork */
-	__atomic_store_n(&run->pgid, sid, __ATOMIC_RELEASE);
+	/* the watchdog's target, known before anything can fork; in a pid
+	 * namespace our id is 1 there, and the supervisor writes it instead */
+	if (!run->in_pidns)
+		__atomic_store_n(&run->pgid, sid, __ATOMIC_RELEASE);
 	parent_death_signal(run);
 	run->nnp_ok = prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0;
 	if (!run->nnp_ok && !run->nnp_optional)
@@ -246,6 +248,7 @@ pid_t sl_spawn(struct sl_run *run, int *pidfd)
 	run->stack = stack;
 	run->setup_done = 0;
 	run->maps_state = 0;
+	run->pgid = 0;
 	run->ns_status_valid = 0;
 	sigset_t all, old;
 	sigfillset(&all);
@@ -275,6 +278,8 @@ pid_t sl_spawn(struct sl_run *run, int *pidfd)
 		if (*pidfd >= 0)
 			fcntl(*pidfd, F_SETFD, FD_CLOEXEC);
 	}
+	if (pid > 0 && run->in_pidns)
+		__atomic_store_n(&run->pgid, pid, __ATOMIC_RELEASE);
 	if (pid > 0 && run->parent_maps)
 		sl_namespaces_parent_maps(run, pid);
 	if (pid > 0 && !vfork)

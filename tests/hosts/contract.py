@@ -114,7 +114,7 @@ rep2 = os.path.join(WORK, "r2.json")
 p = subprocess.run(sandbox("--report", rep2, "--", "/bin/sh", "-c", "/bin/true; echo ok"),
                    capture_output=True, timeout=60)
 l2 = report(rep2).get("layers", {})
-ns_host = HOST in ("full", "no-pdeathsig", "no-landlock", "old-kernel")
+ns_host = HOST in ("full", "podman", "no-pdeathsig", "no-landlock", "old-kernel")
 if ns_host:
     ok = l2.get("pidns") is True
 else:

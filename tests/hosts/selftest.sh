@@ -18,7 +18,7 @@ skip() { S=$((S + 1)); echo "SKIP $*"; }
 # host: probe=expected ... (what the real host answers)
 declare -A EXPECT=(
 	[docker]="unshare_user=EPERM unshare_files=EPERM clone_newuser=EPERM clone3=ENOSYS close_range=OK pidfd_open=OK landlock=OK filter_listener=OK pdeathsig=OK"
-	[podman]="clone3=ENOSYS close_range=OK landlock=OK filter_listener=OK pdeathsig=OK"
+	[podman]="unshare_user=OK clone_newuser_newpid=OK userns_mount=OK close_range=OK landlock=OK filter_listener=OK pdeathsig=OK"
 	[old-docker]="unshare_files=EPERM clone_newuser=EPERM clone3=ENOSYS close_range=EPERM pidfd_open=EPERM landlock=EPERM filter_listener=OK"
 	[userns-refused]="unshare_user=ENOSPC clone_newuser=ENOSPC clone_newuser_newpid=ENOSPC clone3=ENOSYS unshare_files=OK"
 	[userns-nocaps]="unshare_user=OK clone_newuser=OK clone_newuser_newpid=EPERM userns_mount=EPERM userns_unshare_mnt=EPERM clone3=ENOSYS"

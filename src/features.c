@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -132,14 +133,22 @@ bool sl_cap_effective(int cap)
 	return (d[cap / 32].effective >> (cap % 32)) & 1;
 }
 
-/* The probe child: in a new user namespace, can it make a mount
- * namespace?  An LSM's restriction (Ubuntu 24.04's AppArmor) lets the user
- * namespace be created but grants no capability in it. */
+/* The probe child, made as a run's first process is (a new user, mount and
+ * pid namespace): can it make its mounts private and mount a new /proc?  A
+ * container that masks paths under /proc refuses the latter (EPERM). */
+static int ns_child(void *arg)
+{
+	(void)arg;
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0)
+		_exit(5);
+	if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) != 0)
+		_exit(6);
+	_exit(0);
+}
+
 static int userns_child(void *arg)
 {
 	(void)arg;
-	if (syscall(SYS_unshare, CLONE_NEWNS) != 0)
-		_exit(errno == EPERM || errno == EACCES ? 3 : 4);
 	_exit(0);
 }
 
@@ -166,37 +175,45 @@ static void probe_userns(struct sandlock_features *f)
 {
 	/* root with CAP_SYS_ADMIN creates the other namespaces directly */
 	f->namespaces_direct = geteuid() == 0 && sl_cap_effective(CAP_SYS_ADMIN);
-	int r = probe_clone(userns_child, CLONE_NEWUSER);
+	const unsigned others = NS_LAYERS & ~SANDLOCK_LAYER_USERNS;
 	char why[80];
-	f->userns = r == 0;
-	if (r == 0) {
-		set_state(f, NS_LAYERS, SANDLOCK_AVAILABLE, "");
-		return;
+	int u = probe_clone(userns_child, CLONE_NEWUSER);
+	f->userns = u == 0;
+	if (u == 0)
+		set_state(f, SANDLOCK_LAYER_USERNS, SANDLOCK_AVAILABLE, "");
+	else if (u == -ENOSPC)
+		set_state(f, NS_LAYERS, SANDLOCK_REFUSED,
+			  "clone(CLONE_NEWUSER): ENOSPC (user.max_user_namespaces is 0)");
+	else if (u == -EPERM && read_long("/proc/sys/kernel/unprivileged_userns_clone", 1) == 0)
+		set_state(f, NS_LAYERS, SANDLOCK_REFUSED,
+			  "clone(CLONE_NEWUSER): EPERM (kernel.unprivileged_userns_clone is 0)");
+	else if (u == -EPERM && !under_filter() &&
+		 read_long("/proc/sys/kernel/apparmor_restrict_unprivileged_userns", 0) == 1)
+		set_state(f, NS_LAYERS, SANDLOCK_RESTRICTED, "clone(CLONE_NEWUSER): EPERM (AppArmor)");
+	else {
+		enum sandlock_state st = state_of(u < 0 ? -u : EPERM, why, sizeof(why), "clone(CLONE_NEWUSER)");
+		set_state(f, NS_LAYERS, st, why);
 	}
-	if (r == 3) {
-		set_state(f, NS_LAYERS, SANDLOCK_RESTRICTED,
+	if (!f->userns && !f->namespaces_direct)
+		return;
+	/* the others, as a run makes them */
+	int flags = CLONE_NEWNS | CLONE_NEWPID | (f->namespaces_direct ? 0 : CLONE_NEWUSER);
+	int r = probe_clone(ns_child, flags);
+	if (r == 0) {
+		set_state(f, others, SANDLOCK_AVAILABLE, "");
+	} else if (r == 6) {
+		set_state(f, others, SANDLOCK_REFUSED,
+			  "a new /proc cannot be mounted: EPERM, the container masks paths under /proc");
+	} else if (r == 5 || (r == -EPERM && !under_filter())) {
+		set_state(f, others, SANDLOCK_RESTRICTED,
 			  read_long("/proc/sys/kernel/apparmor_restrict_unprivileged_userns", 0) == 1
 			  ? "a user namespace grants no capability (AppArmor restriction)"
 			  : "a user namespace grants no capability (an LSM)");
-		return;
+	} else {
+		enum sandlock_state st = state_of(r < 0 ? -r : EPERM, why, sizeof(why),
+						  "clone with namespace flags");
+		set_state(f, others, st, why);
 	}
-	if (r == -ENOSPC) {
-		set_state(f, NS_LAYERS, SANDLOCK_REFUSED, "clone(CLONE_NEWUSER): ENOSPC "
-			  "(user.max_user_namespaces is 0)");
-		return;
-	}
-	if (r == -EPERM && read_long("/proc/sys/kernel/unprivileged_userns_clone", 1) == 0) {
-		set_state(f, NS_LAYERS, SANDLOCK_REFUSED, "clone(CLONE_NEWUSER): EPERM "
-			  "(kernel.unprivileged_userns_clone is 0)");
-		return;
-	}
-	if (r == -EPERM && !under_filter() &&
-	    read_long("/proc/sys/kernel/apparmor_restrict_unprivileged_userns", 0) == 1) {
-		set_state(f, NS_LAYERS, SANDLOCK_RESTRICTED, "clone(CLONE_NEWUSER): EPERM (AppArmor)");
-		return;
-	}
-	enum sandlock_state s = state_of(r < 0 ? -r : EPERM, why, sizeof(why), "clone(CLONE_NEWUSER)");
-	set_state(f, NS_LAYERS, s, why);
 }
 
 /* What a run needs: cheap calls only. */
@@ -277,8 +294,6 @@ void sl_probe_features(struct sandlock_features *f, bool full)
 	if (pfd >= 0)
 		close((int)pfd);
 	probe_userns(f);
-	if (f->namespaces_direct)
-		set_state(f, NS_LAYERS & ~SANDLOCK_LAYER_USERNS, SANDLOCK_AVAILABLE, "");
 }
 
 void sandlock_probe_features(struct sandlock_features *f)
@@ -320,6 +335,8 @@ const char *sandlock_feature_remedy(const struct sandlock_features *f, unsigned 
 			return "sysctl -w user.max_user_namespaces=15000";
 		if (strstr(f->why[i], "unprivileged_userns_clone"))
 			return "sysctl -w kernel.unprivileged_userns_clone=1";
+		if (strstr(f->why[i], "masks paths under /proc"))
+			return "docker/podman run --security-opt systempaths=unconfined (with the profile of contrib/seccomp)";
 		if (strstr(f->why[i], "seccomp"))
 			return "docker/podman run --security-opt seccomp=contrib/seccomp/sandlock-docker.json --security-opt systempaths=unconfined (see contrib/seccomp/README.md)";
 		return "a kernel with CONFIG_USER_NS";

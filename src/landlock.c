@@ -295,6 +295,16 @@ int sl_landlock_prepare(struct sl_run *run, const struct sandlock_features *f,
 			for (const char *const *d = default_rw; *d && !r; d++)
 				r = add_path(run, fd, *d, h, h, false);
 			const char *wd = p->workdir ? p->workdir : ".";
+			char real[4096];
+			/* a container's default working directory is /: the
+			 * rule would open the whole file system */
+			if (!r && realpath(wd, real) && !strcmp(real, "/")) {
+				sl_seterr(res, "--landlock: the working directory is /, which would allow "
+					       "writing everywhere; give the program one with --workdir DIR "
+					       "(or name what it may use with --ro/--rw)");
+				close(fd);
+				return SANDLOCK_EINVAL;
+			}
 			if (!r && (r = add_path(run, fd, wd, h, h, true)))
 				bad = wd;
 		}

@@ -271,6 +271,12 @@ static void probe_run(struct sandlock_features *f)
 	f->close_range = syscall(SYS_close_range, ~0U, ~0U, 0) == 0;
 	errno = 0;
 	f->unshare_files = syscall(SYS_unshare, 0) == 0;
+	/* without either, the listener cannot be handed to the supervisor */
+	if (f->seccomp_notify && !f->close_range && !f->unshare_files) {
+		f->seccomp_notify = false;
+		set_state(f, SANDLOCK_LAYER_SECCOMP_NOTIFY, SANDLOCK_REFUSED,
+			  "close_range and unshare are both refused: no way to hand the listener over");
+	}
 	set_state(f, SANDLOCK_LAYER_RLIMITS | SANDLOCK_LAYER_PRIVDROP |
 		  SANDLOCK_LAYER_ISOLATE_TMP | SANDLOCK_LAYER_WATCHDOG, SANDLOCK_AVAILABLE, "");
 }
@@ -314,6 +320,8 @@ const char *sandlock_feature_remedy(const struct sandlock_features *f, unsigned 
 		       ? "a kernel with CONFIG_SECCOMP_FILTER; or --best-effort to run without it"
 		       : "the host forbids seccomp filters (a serverless sandbox): --best-effort runs without them, reported";
 	case SANDLOCK_LAYER_SECCOMP_NOTIFY:
+		if (strstr(f->why[i], "hand the listener"))
+			return "allow close_range or unshare(CLONE_FILES) in the host's seccomp profile";
 		return s == SANDLOCK_MISSING
 		       ? "Linux 5.0 or later; until then a blocked call kills the program unnamed"
 		       : "allow seccomp(SECCOMP_GET_NOTIF_SIZES) and the SECCOMP_IOCTL_NOTIF_* ioctls in the host's profile";

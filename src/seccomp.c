@@ -74,8 +74,8 @@ int sl_seccomp_prepare(struct sl_run *run, const struct sandlock_features *f,
 	/* requests above a quarter of the memory limit are shown to us */
 	run->big_alloc = p->mem_mb ? ((p->mem_mb << 20) / 4) : (uint64_t)INT64_MAX;
 	run->probe_action = SECCOMP_RET_ALLOW;
-	/* without a shared descriptor table the listener has no way to us */
-	if (f->seccomp_notify && run->fd_mode != SL_FD_PRIVATE) {
+	/* (without a shared descriptor table the probe says it is refused) */
+	if (f->seccomp_notify) {
 		/* errno mode too: the supervisor answers EPERM and learns the name */
 		run->violation_action = SECCOMP_RET_USER_NOTIF;
 		run->want_listener = true;
@@ -89,12 +89,7 @@ int sl_seccomp_prepare(struct sl_run *run, const struct sandlock_features *f,
 		run->violation_action = SECCOMP_RET_KILL_THREAD;
 	}
 	if ((p->require & SANDLOCK_LAYER_SECCOMP_NOTIFY) && !run->want_listener) {
-		if (f->seccomp_notify)
-			sl_seterr(res, "required layer seccomp_notify is refused on this host: "
-				       "neither close_range nor unshare(CLONE_FILES) is allowed "
-				       "to hand the listener over");
-		else
-			sl_seterr(res, "required layer seccomp_notify is %s on this host (%s); %s",
+		sl_seterr(res, "required layer seccomp_notify is %s on this host (%s); %s",
 				  sandlock_state_name(f->state[1]), f->why[1],
 				  sandlock_feature_remedy(f, SANDLOCK_LAYER_SECCOMP_NOTIFY));
 		return SANDLOCK_ENOSYS;

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 
 static void add(struct sl_run *run, int resource, uint64_t soft, uint64_t hard)
@@ -89,6 +90,11 @@ SL_CHILD static long uid_tasks(uid_t uid)
 				 unsigned char type; char name[]; } *d = (void *)(buf + off);
 			off += d->reclen;
 			if (d->name[0] < '1' || d->name[0] > '9')
+				continue;
+			/* the owner of /proc/PID is its effective uid: a stat
+			 * skips the others without opening their status */
+			struct stat pst;
+			if (fstatat(dir, d->name, &pst, 0) != 0 || pst.st_uid != uid)
 				continue;
 			char path[64];
 			snprintf(path, sizeof(path), "%s/status", d->name);

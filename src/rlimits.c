@@ -91,10 +91,12 @@ SL_CHILD static long uid_tasks(uid_t uid)
 			off += d->reclen;
 			if (d->name[0] < '1' || d->name[0] > '9')
 				continue;
-			/* the owner of /proc/PID is its effective uid: a stat
-			 * skips the others without opening their status */
+			/* the owner of /proc/PID is its effective uid, or root
+			 * when it is not dumpable (the supervisor, its watchdog
+			 * and this child are not): a stat skips the others
+			 * without opening their status */
 			struct stat pst;
-			if (fstatat(dir, d->name, &pst, 0) != 0 || pst.st_uid != uid)
+			if (fstatat(dir, d->name, &pst, 0) != 0 || (pst.st_uid != uid && pst.st_uid != 0))
 				continue;
 			char path[64];
 			snprintf(path, sizeof(path), "%s/status", d->name);

@@ -95,8 +95,8 @@ for p in ("/proc/meminfo", "/proc/stat", "/proc/cpuinfo", "/proc/sys/vm/overcomm
 		expect_status "strict + no-fork: the compiled program runs" 0 $S --strict --no-fork --no-network --clean-env --workdir "$SUB" -- ./hello
 	fi
 	if command -v node >/dev/null; then
-		expect_status "landlock: node runs" 0 $S --landlock --workdir "$SUB" -- node -e 'console.log([1,2,3].map(x=>x*2).join())'
-		expect_status "strict: node runs" 0 $S --strict --workdir "$SUB" -- node -e 'console.log(require("path").join("a","b"))'
+		expect_status "landlock: node runs" 0 $S --landlock --nproc 16 --workdir "$SUB" -- node -e 'console.log([1,2,3].map(x=>x*2).join())'
+		expect_status "strict: node runs" 0 $S --strict --nproc 16 --workdir "$SUB" -- node -e 'console.log(require("path").join("a","b"))'
 	fi
 	expect_status "strict: python runs" 0 $S --strict --no-fork --no-network --clean-env --workdir "$SUB" -- $PY -c 'import json, threading; t = threading.Thread(target=print, args=("t",)); t.start(); t.join()'
 	expect_status "strict: unknown syscalls get ENOSYS" 0 $S --strict --workdir "$SUB" -- $PY -c '

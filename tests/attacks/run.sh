@@ -615,7 +615,10 @@ run_test() {
 		fi
 		run_once "$file" sandbox "sbx$idx" "$flags"
 		if [ $KIND = honest ]; then
-			if judge "$EXPR"; then result PASS "$label" ""; else result FAIL "$label" "honest workload broken under the sandbox ($(detail))"; fi
+			if judge "$EXPR"; then
+				if [ -n "$xf" ]; then result XPASS "$label" "works (xfail: $xf)"; else result PASS "$label" ""; fi
+			elif [ -n "$xf" ]; then result XFAIL "$label" "broken under the sandbox, expected: $xf"
+			else result FAIL "$label" "honest workload broken under the sandbox ($(detail))"; fi
 		elif [ $STARTED = 0 ]; then
 			result FAIL "$label" "attack did not start under the sandbox ($(detail); stderr: $(head -c 200 "$ERR" | tr '\n' ' '))"
 		elif judge "$EXPR"; then

@@ -1,0 +1,12 @@
+# honest: javac_sandboxed
+# flags: --no-network --clean-env --cpu 5 --mem 256 --nproc 24
+# xfail: issue 14 (javac loads libnet, whose JNI_OnLoad probes IPv4_supported() with socket(AF_INET, SOCK_STREAM), which --no-network kills: verdict syscall_blocked, blocked socket, before any class is written; with --violation errno javac fails instead (FileDispatcherImpl.init: socketpair EPERM))
+# variant: - | --clean-env --cpu 5 --mem 256 --nproc 24 | network-allowed
+# evidence: the grader's Java compile step run sandboxed (forking profile): javac writes Main.class into the working directory, then java runs it (JVM options sized for --mem 256 as in java_run.sh, --nproc 24 for the JVM's threads); the runner checks Main.class and the output
+# ok-if: { [ -s "$CWD/Main.class" ] && out_has "javac-ok 42"; } || { out_has "java-missing" && ! command -v javac; }
+command -v javac >/dev/null || { echo java-missing; exit 0; }
+printf '%s\n' 'public class Main { public static void main(String[] a) { System.out.println("javac-ok " + 6 * 7); } }' >Main.java
+J="-Xmx128m -XX:+UseSerialGC -XX:CompressedClassSpaceSize=64m -XX:ReservedCodeCacheSize=32m"
+javac $(for o in $J; do printf ' -J%s' "$o"; done) -d . Main.java
+# shellcheck disable=SC2086
+exec java $J -cp . Main

@@ -58,6 +58,7 @@ enum sl_fd_mode {
 struct sl_run {
 	const struct sandlock_policy *p;
 	char *const *argv;
+	uint64_t floor_kb;      /* our own peak when the program started */
 
 	/* process */
 	pid_t supervisor_pid;
@@ -82,6 +83,7 @@ struct sl_run {
 	struct rlimit nproc; bool set_nproc;
 	bool own_userns;         /* a user namespace of its own for counting */
 	volatile int own_userns_ok;
+	long nproc_have;        /* tasks of the uid at start, -1 unknown */
 
 	/* identity */
 	char **envp;
@@ -202,6 +204,7 @@ void sl_rlimits_prepare(struct sl_run *run);
 uint64_t sl_as_limit(uint64_t mem_mb);
 int sl_rlimits_apply(const struct sl_run *run); /* child */
 int sl_rlimits_apply_nproc(const struct sl_run *run); /* child */
+void sl_rlimits_count_nproc(struct sl_run *run); /* child, before Landlock */
 
 /* environ.c */
 char **sl_environ_build(const struct sandlock_policy *p, const char *tmpdir,

@@ -12,6 +12,7 @@
 #include "internal.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -111,6 +112,17 @@ SL_CHILD static long uid_tasks(uid_t uid)
 	return total;
 }
 
+/* In the child, before Landlock (which may hide /proc): the tasks of the
+ * uid the program will run as, where no user namespace of the run's own
+ * was made with the child (one made later makes the count unused). */
+SL_CHILD void sl_rlimits_count_nproc(struct sl_run *run)
+{
+	run->nproc_have = -1;
+	if (run->set_nproc && !(run->clone_ns_flags & CLONE_NEWUSER))
+		run->nproc_have = uid_tasks(run->drop_privs ? run->uid
+							    : (uid_t)syscall(SYS_getuid));
+}
+
 /* In the child, after the user namespace step. */
 SL_CHILD int sl_rlimits_apply_nproc(const struct sl_run *run)
 {
@@ -118,7 +130,7 @@ SL_CHILD int sl_rlimits_apply_nproc(const struct sl_run *run)
 		return 0;
 	struct rlimit l = run->nproc, cur;
 	if (!run->own_userns_ok) {
-		long have = uid_tasks((uid_t)syscall(SYS_getuid));
+		long have = run->nproc_have;
 		if (have > 1) /* ourselves included, and counted in the allowance */
 			l.rlim_cur = l.rlim_max = run->nproc.rlim_cur + (rlim_t)(have - 1);
 	}

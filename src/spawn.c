@@ -84,6 +84,7 @@ SL_CHILD static void parent_death_signal(struct sl_run *run)
 /* The program's own setup, from Landlock to exec.  Never returns. */
 SL_CHILD static __attribute__((noreturn)) void program_setup(struct sl_run *run)
 {
+	sl_rlimits_count_nproc(run);
 	if (sl_landlock_apply(run) != 0)
 		fail(run, SL_STEP_LANDLOCK);
 	if (run->workdir && chdir(run->workdir) != 0)

@@ -119,7 +119,7 @@ if [ "$CHECK_HOSTS" = yes ]; then
 	run_suite hosts env SANDLOCK="$STAGE/bin/sandlock" PROGS="$STAGE/progs" SANDLOCK_TEST_USER="$TEST_USER" \
 		"$STAGE/tests/hosts.sh"
 	[ -x "$STAGE/tests/containers.sh" ] && [ "$(id -u)" = 0 ] &&
-		run_suite containers env SANDLOCK="$STAGE/bin/sandlock" PROGS="$STAGE/progs" "$STAGE/tests/containers.sh"
+		run_suite containers env SANDLOCK_SRC="$ROOT" SANDLOCK="$STAGE/bin/sandlock" PROGS="$STAGE/progs" "$STAGE/tests/containers.sh"
 fi
 
 finish

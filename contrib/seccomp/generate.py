@@ -1,7 +1,10 @@
 #!/usr/bin/python3
 """Generate Sandlock's container seccomp profiles from the runtime's default.
 
-    contrib/seccomp/generate.py [MOBY-DEFAULT.JSON]
+    contrib/seccomp/generate.py [--check] [MOBY-DEFAULT.JSON]
+
+(--check: write nothing; exit 1 if the committed files differ from what
+the given default profile makes.)
 
 Reads moby's default profile (Debian ships it in golang-github-docker-docker-dev;
 tools/setup-debian.sh extracts it) and writes, next to this script:
@@ -73,14 +76,9 @@ def applies(rule, caps, arch="amd64"):
     return True
 
 
-def main():
-    src = sys.argv[1] if len(sys.argv) > 1 else MOBY
-    base = json.load(open(src))
+def render(base):
     docker = copy.deepcopy(base)
     docker["syscalls"] = base["syscalls"] + ADDED
-    with open(os.path.join(HERE, "sandlock-docker.json"), "w") as f:
-        json.dump(docker, f, indent="\t")
-        f.write("\n")
     archs = []
     for m in base["archMap"]:
         if m["architecture"] == "SCMP_ARCH_X86_64":
@@ -96,9 +94,35 @@ def main():
         if rule.get("args"):
             r["args"] = rule["args"]
         oci["syscalls"].append(r)
-    with open(os.path.join(HERE, "sandlock-oci.json"), "w") as f:
-        json.dump(oci, f, indent="\t")
-        f.write("\n")
+    return {name: json.dumps(obj, indent="\t") + "\n"
+            for name, obj in (("sandlock-docker.json", docker), ("sandlock-oci.json", oci))}
+
+
+def main():
+    args = sys.argv[1:]
+    check = "--check" in args
+    args = [a for a in args if a != "--check"]
+    src = args[0] if args else MOBY
+    with open(src) as f:
+        out = render(json.load(f))
+    stale = []
+    for name, text in out.items():
+        path = os.path.join(HERE, name)
+        if check:
+            try:
+                with open(path) as f:
+                    same = f.read() == text
+            except OSError:
+                same = False
+            if not same:
+                stale.append(name)
+        else:
+            with open(path, "w") as f:
+                f.write(text)
+    if stale:
+        print("generate.py: %s differ from what %s makes; run contrib/seccomp/generate.py"
+              % (", ".join(stale), src), file=sys.stderr)
+        sys.exit(1)
 
 
 if __name__ == "__main__":

@@ -669,9 +669,14 @@ for file in "${PAR[@]}" "${EXCL[@]}"; do
 		flush_done
 		running=0
 	fi
-	lim=$JOBS
-	[ $i -ge ${#PAR[@]} ] && lim=1
-	while [ $running -ge "$lim" ]; do
+	if [ $i -ge ${#PAR[@]} ]; then
+		# alone: wait for every job (wait -n can return early), so no
+		# setup of the next test runs beside it either
+		wait
+		flush_done
+		running=0
+	fi
+	while [ $running -ge "$JOBS" ]; do
 		wait -n 2>/dev/null
 		running=$((running - 1))
 		flush_done

@@ -1,6 +1,5 @@
 # honest: py_asyncio
 # flags: --no-fork --no-network --clean-env --cpu 5 --mem 256
-# xfail: issue 14 (asyncio's event loop makes its self-pipe with socket.socketpair(AF_UNIX); --no-network kills any socketpair: asyncio.run() is killed before the first coroutine, verdict syscall_blocked, blocked socketpair)
 # variant: - | --no-fork --clean-env --cpu 5 --mem 256 | network-allowed
 # evidence: an async exercise: asyncio.run() gathers 10 coroutines that sleep and exchange items over an asyncio.Queue; prints asyncio-ok with the sum
 # ok-if: out_has "asyncio-ok 45"

@@ -1,6 +1,5 @@
 # honest: javac_sandboxed
 # flags: --no-network --clean-env --cpu 5 --mem 256 --nproc 24
-# xfail: issue 14 (javac loads libnet, whose JNI_OnLoad probes IPv4_supported() with socket(AF_INET, SOCK_STREAM), which --no-network kills: verdict syscall_blocked, blocked socket, before any class is written; with --violation errno javac fails instead (FileDispatcherImpl.init: socketpair EPERM))
 # variant: - | --clean-env --cpu 5 --mem 256 --nproc 24 | network-allowed
 # evidence: the grader's Java compile step run sandboxed (forking profile): javac writes Main.class into the working directory, then java runs it (JVM options sized for --mem 256 as in java_run.sh, --nproc 24 for the JVM's threads); the runner checks Main.class and the output
 # ok-if: { [ -s "$CWD/Main.class" ] && out_has "javac-ok 42"; } || { out_has "java-missing" && ! command -v javac; }

@@ -1,6 +1,5 @@
 # honest: java_nio_files
 # flags: --no-fork --no-network --clean-env --cpu 5 --mem 256 --nproc 24
-# xfail: issue 14 (java.nio.file.Files loads libnet, whose JNI_OnLoad probes IPv4_supported() with socket(AF_INET, SOCK_STREAM); --no-network kills any non-unix socket(): verdict syscall_blocked, blocked socket; with --violation errno the JDK's FileDispatcherImpl.init then fails on socketpair (EPERM) and every FileChannel throws; java.io (Scanner, FileReader) is not affected; javac and the java Main.java source launcher are killed the same way)
 # variant: - | --no-fork --clean-env --cpu 5 --mem 256 --nproc 24 | network-allowed
 # evidence: a Java submission reads its input with java.nio.file.Files.readAllLines and writes CWD/answer.txt with Files.write (JVM options sized for --mem 256, see java_run.sh; --nproc 24 for its 17 threads); the runner checks the answer file
 # ok-if: { out_has "nio-ok 7" && grep -qx "lines 7" "$CWD/answer.txt"; } || { out_has "java-missing" && ! command -v javac; }

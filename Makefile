@@ -51,9 +51,9 @@ $(BUILD)/libsandlock.so: $(PIC_OBJ)
 # The tool is linked statically: one file for minimal containers and
 # serverless layers, and no dynamic loading on every start.
 STATIC ?= -static
-$(BUILD)/sandlock: $(BUILD)/main.o $(BUILD)/cli.o $(BUILD)/libsandlock.a
+$(BUILD)/sandlock: $(BUILD)/main.o $(BUILD)/cli.o $(BUILD)/report_file.o $(BUILD)/libsandlock.a
 	$(CC) $(CFLAGS) $(STATIC) $(LDFLAGS) -o $@ $^
-$(BUILD)/main.o $(BUILD)/cli.o: src/cli.h
+$(BUILD)/main.o $(BUILD)/cli.o $(BUILD)/report_file.o: src/cli.h
 $(BUILD)/sandbox_exec: $(BUILD)/sandlock
 	ln -f $< $@
 

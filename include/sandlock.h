@@ -120,8 +120,9 @@ enum sandlock_violation { SANDLOCK_VIOLATION_KILL, SANDLOCK_VIOLATION_ERRNO };
  * A policy.  sandlock_policy_init() sets the original tool's defaults:
  * cpu 5 s, memory 256 MB, file size 10 MB, 100 open files, 10 processes,
  * stack 8 MB, no wall timeout, no output cap, inherited environment,
- * violation = kill, unshare = off... see each field.  0 in a limit means
- * unlimited.  The string lists are owned by the policy: add to them with the
+ * violation = kill, unshare = default (auto for a run that may fork, off
+ * for a --no-fork one)... see each field.  0 in a limit means unlimited.
+ * The string lists are owned by the policy: add to them with the
  * sandlock_policy_add_* functions and free them with sandlock_policy_release().
  */
 struct sandlock_strlist {
@@ -226,9 +227,15 @@ struct sandlock_result {
 SANDLOCK_API int sandlock_run(const struct sandlock_policy *p, char *const argv[],
 		 struct sandlock_result *result);
 
-/* Write the result as one line of JSON (see docs/interface.md). */
+/* Write the result as one line of JSON (see docs/interface.md), valid
+ * UTF-8 whatever bytes its strings held.  0, or sandlock_error when the
+ * line could not be written in full (the descriptor's errno is kept). */
 SANDLOCK_API int sandlock_report_json(const struct sandlock_policy *p,
 			 const struct sandlock_result *r, int fd);
+
+/* The same line in a buffer of malloc'd memory (*buf, *len; free it). */
+SANDLOCK_API int sandlock_report_json_buf(const struct sandlock_policy *p,
+			 const struct sandlock_result *r, char **buf, size_t *len);
 
 /*
  * What this host offers.  A feature is either available or, when not,

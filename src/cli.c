@@ -125,8 +125,8 @@ int sl_parse_u64(const char *s, uint64_t max, uint64_t *out)
 	return 0;
 }
 
-/* "SEC" or "SEC.FRACTION" to milliseconds (sub-millisecond digits must be
- * digits but are dropped). */
+/* "SEC" or "SEC.FRACTION" to milliseconds.  Sub-millisecond digits round
+ * up: a limit the caller gave is a limit, so 0.0004 is 1 ms, never "none". */
 int sl_parse_seconds_ms(const char *s, uint64_t *ms)
 {
 	const char *dot = strchr(s, '.');
@@ -147,14 +147,18 @@ int sl_parse_seconds_ms(const char *s, uint64_t *ms)
 		if (!*f)
 			return -1;
 		int digits = 0;
+		bool rest = false;
 		for (; *f; f++, digits++) {
 			if (*f < '0' || *f > '9')
 				return -1;
 			if (digits < 3)
 				frac = frac * 10 + (uint64_t)(*f - '0');
+			else if (*f != '0')
+				rest = true;
 		}
 		for (; digits < 3; digits++)
 			frac *= 10;
+		frac += rest;
 	}
 	*ms = sec * 1000 + frac;
 	return 0;

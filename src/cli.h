@@ -20,4 +20,20 @@ void sl_cli_release(struct sl_cli *cli);
 int sl_parse_u64(const char *s, uint64_t max, uint64_t *out);
 int sl_parse_seconds_ms(const char *s, uint64_t *ms);
 extern const char sl_cli_usage[];
+
+/* --report FILE (src/report_file.c): checked and held before the run,
+ * written after it. */
+struct sl_report_file {
+	int fd;          /* a descriptor written as it is, or -1 */
+	int dir;         /* else the directory the file is renamed into */
+	char *base;
+	bool keep_owner; /* FILE existed: the new one gets its owner and mode */
+	uid_t uid;
+	gid_t gid;
+	mode_t mode;
+};
+int sl_report_file_open(struct sl_report_file *rf, const char *path, char *err, size_t errlen);
+int sl_report_file_write(struct sl_report_file *rf, const char *buf, size_t len,
+			 char *err, size_t errlen);
+void sl_report_file_close(struct sl_report_file *rf);
 #endif

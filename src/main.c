@@ -51,26 +51,20 @@ int main(int argc, char **argv)
 		break;
 	}
 
-	int report_fd = cli.report_fd;
-	if (report_fd >= 0 && fcntl(report_fd, F_GETFD) < 0) {
-		snprintf(err, sizeof(err), "--report-fd %d is not an open descriptor", report_fd);
-		sl_cli_release(&cli);
-		return die(err);
-	}
-	if (cli.report_path) {
-		/* Never through a symlink someone planted; /dev/stdout and
-		 * /dev/fd/N are the caller's own descriptors, appended to
-		 * (truncating one would cut the program's own output). */
-		bool dev = !strncmp(cli.report_path, "/dev/", 5);
-		int flags = dev ? O_WRONLY | O_APPEND
-				: O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW;
-		report_fd = open(cli.report_path, flags | O_CLOEXEC, 0600);
-		if (report_fd < 0) {
-			snprintf(err, sizeof(err), "cannot write report %s: %s", cli.report_path,
-				 strerror(errno));
+	struct sl_report_file rf = { .fd = -1, .dir = -1 };
+	if (cli.report_fd >= 0) {
+		if (fcntl(cli.report_fd, F_GETFD) < 0) {
+			snprintf(err, sizeof(err), "--report-fd %d is not an open descriptor",
+				 cli.report_fd);
 			sl_cli_release(&cli);
 			return die(err);
 		}
+		rf.fd = cli.report_fd;
+	} else if (cli.report_path &&
+		   sl_report_file_open(&rf, cli.report_path, err, sizeof(err)) != 0) {
+		sl_report_file_close(&rf);
+		sl_cli_release(&cli);
+		return die(err);
 	}
 
 	/* SIGTERM, SIGINT, SIGHUP, SIGQUIT to the sandbox: kill the whole tree,
@@ -108,8 +102,22 @@ int main(int argc, char **argv)
 
 	struct sandlock_result r;
 	int rc = sandlock_run(p, cmd, &r);
-	if (report_fd >= 0)
-		sandlock_report_json(p, &r, report_fd);
+	/* A report the grader cannot read is a failure it must see. */
+	int report_failed = 0;
+	char *line;
+	size_t len;
+	if ((rf.fd >= 0 || rf.dir >= 0) &&
+	    (sandlock_report_json_buf(p, &r, &line, &len) != 0 ? (line = NULL, 1)
+	     : sl_report_file_write(&rf, line, len, err, sizeof(err)) != 0)) {
+		if (!line)
+			snprintf(err, sizeof(err), "cannot write report: out of memory");
+		report_failed = 1;
+	}
+	if (line)
+		free(line);
+	if (rf.fd == cli.report_fd)
+		rf.fd = -1; /* the caller's, left open */
+	sl_report_file_close(&rf);
 	if (rc != 0 || r.status == SANDLOCK_EXIT_NOEXEC || r.status == SANDLOCK_EXIT_NOTFOUND)
 		fprintf(stderr, "sandlock: %s\n", r.error[0] ? r.error : sandlock_strerror(rc));
 	if (rc == 0 && p->verbose && r.missing[0])
@@ -124,6 +132,10 @@ int main(int argc, char **argv)
 			(unsigned long long)(r.wall_us / 1000), (unsigned long long)r.peak_kb,
 			r.blocked_syscall[0] ? ", blocked " : "", r.blocked_syscall);
 	int status = r.status;
+	if (report_failed) {
+		fprintf(stderr, "sandlock: %s\n", err);
+		status = SANDLOCK_EXIT_FAILURE;
+	}
 	for (size_t i = 0; i < n; i++)
 		free(cmd[i]);
 	free(cmd);

@@ -7,24 +7,61 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-/* JSON string body: escape quotes, backslashes and control bytes. */
-static void json_str(FILE *f, const char *s)
+/* Length of the well-formed UTF-8 sequence at s (RFC 3629: no overlong
+ * forms, no surrogates, nothing past U+10FFFF), or 0. */
+static int utf8_len(const unsigned char *s)
 {
+	unsigned c = s[0];
+	int n;
+	unsigned lo = 0x80, hi = 0xbf;
+	if (c >= 0xc2 && c <= 0xdf) n = 2;
+	else if (c >= 0xe0 && c <= 0xef) {
+		n = 3;
+		if (c == 0xe0) lo = 0xa0;
+		if (c == 0xed) hi = 0x9f;
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		n = 4;
+		if (c == 0xf0) lo = 0x90;
+		if (c == 0xf4) hi = 0x8f;
+	} else
+		return 0;
+	if (s[1] < lo || s[1] > hi)
+		return 0;
+	for (int i = 2; i < n; i++)
+		if (s[i] < 0x80 || s[i] > 0xbf)
+			return 0;
+	return n;
+}
+
+/* JSON string body, always valid UTF-8 whatever bytes a path, an argument
+ * or a truncated message holds: quotes, backslashes and control bytes are
+ * escaped, a byte that starts no well-formed sequence becomes U+FFFD. */
+static void json_str(FILE *f, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
 	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
+	while (*s) {
+		unsigned char c = *s;
+		int n;
 		if (c == '"' || c == '\\')
 			fprintf(f, "\\%c", c);
 		else if (c < 0x20 || c == 0x7f)
 			fprintf(f, "\\u%04x", c);
-		else
+		else if (c < 0x80)
 			fputc(c, f);
+		else if ((n = utf8_len(s)) > 0) {
+			fwrite(s, 1, (size_t)n, f);
+			s += n;
+			continue;
+		} else
+			fputs("\\ufffd", f);
+		s++;
 	}
 	fputc('"', f);
 }
 
-int sandlock_report_json(const struct sandlock_policy *p,
-			 const struct sandlock_result *r, int fd)
+int sandlock_report_json_buf(const struct sandlock_policy *p,
+			     const struct sandlock_result *r, char **out, size_t *outlen)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -76,17 +113,33 @@ int sandlock_report_json(const struct sandlock_policy *p,
 		free(buf);
 		return SANDLOCK_ENOMEM;
 	}
-	int ret = 0;
+	*out = buf;
+	*outlen = len;
+	return 0;
+}
+
+int sandlock_report_json(const struct sandlock_policy *p,
+			 const struct sandlock_result *r, int fd)
+{
+	char *buf;
+	size_t len;
+	int ret = sandlock_report_json_buf(p, r, &buf, &len);
+	if (ret != 0)
+		return ret;
 	for (size_t off = 0; off < len;) {
 		ssize_t w = write(fd, buf + off, len - off);
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w <= 0) {
+			if (w == 0)
+				errno = ENOSPC;
 			ret = SANDLOCK_ESYSTEM;
 			break;
 		}
 		off += (size_t)w;
 	}
+	int e = errno;
 	free(buf);
+	errno = e;
 	return ret;
 }

@@ -105,18 +105,16 @@ static const char *const always_blocked[] = {
  * Landlock does not see. */
 static const char *const absent[] = { "memfd_create", "memfd_secret", NULL };
 
-/* Socket queries that programs make on their standard descriptors (bash
- * asks whether stdin is a socket): under --no-network they answer that
- * nothing is a socket. */
-static const char *const socket_queries[] = {
-	"getsockname", "getpeername", "getsockopt", NULL,
-};
-
 static const char *const network_calls[] = {
 	"socket", "socketpair", "connect", "bind", "listen", "accept",
-	"accept4", "sendto", "sendmsg", "sendmmsg", "recvfrom", "recvmsg",
-	"recvmmsg", "getsockopt", "setsockopt", "getsockname", "getpeername",
-	"shutdown", NULL,
+	"accept4", "sendto", "sendmsg", "sendmmsg", NULL,
+};
+
+/* Harmless without a socket to use them on; under --no-network the only
+ * sockets are a socketpair's, inside the run. */
+static const char *const socket_io[] = {
+	"recvfrom", "recvmsg", "recvmmsg", "shutdown", "getsockopt", "setsockopt",
+	"getsockname", "getpeername", NULL,
 };
 
 static const char *const process_calls[] = { "fork", "vfork", NULL };
@@ -167,7 +165,8 @@ static const char *const conditional[] = {
 	"setpriority", "sched_setaffinity", "sched_setscheduler",
 	"sched_setparam", "sched_setattr", "prlimit64", "ioprio_set",
 	"get_robust_list", "ioctl", "fcntl", "prctl", "execveat", "mmap",
-	"mremap", "rt_sigaction", "socket", "mprotect", "pkey_mprotect", NULL,
+	"mremap", "rt_sigaction", "socket", "socketpair", "sendto", "mprotect",
+	"pkey_mprotect", NULL,
 };
 
 static bool in(const char *const *list, const char *name)
@@ -235,16 +234,30 @@ struct refused {
 static int all_but(scmp_filter_ctx c, uint32_t act, const char *name, unsigned i,
 		   unsigned bits, const struct refused *r, size_t n);
 
-/* socket: with --no-network every family is a violation but AF_UNIX, which
- * the C library itself tries at start-up (glibc asks nscd for user names:
- * bash does it) and which fails quietly with EACCES instead. */
+/* socket: with --no-network no socket that could reach outside can be
+ * made; socket() of every family fails quietly with EACCES, as on a host
+ * without a network: the C library itself tries AF_UNIX at start-up (glibc
+ * asks nscd for user names: bash does it) and the JDK probes AF_INET when it
+ * loads libnet for java.nio, so killing there would kill honest programs.
+ * What uses a socket to reach out (connect, bind, listen, accept, sendmsg,
+ * sendto with an address) stays a violation: only an inherited one could
+ * get that far.  A pair of connected AF_UNIX sockets reaches nothing outside
+ * the run (asyncio's event loop and the JDK's file channels make one to wake
+ * themselves), so socketpair(AF_UNIX) is allowed, and send() on it: sendto
+ * without an address. */
 static int socket_rules(scmp_filter_ctx c, unsigned v)
 {
+	uint32_t open_act = (v & SL_FV_STRICT) ? SCMP_ACT_ERRNO(ENOSYS) : SCMP_ACT_ALLOW;
 	if (v & SL_FV_NO_NETWORK) {
-		static const struct refused unix_only[] = { { AF_UNIX, SCMP_ACT_ERRNO(EACCES) } };
-		return all_but(c, VIOLATION, "socket", 0, 6, unix_only, 1);
+		static const struct refused pair_unix[] = { { AF_UNIX, SCMP_ACT_ALLOW } };
+		int r = rule0(c, SCMP_ACT_ERRNO(EACCES), "socket");
+		r |= all_but(c, VIOLATION, "socketpair", 0, 6, pair_unix, 1);
+		r |= rule1(c, SCMP_ACT_ALLOW, "sendto", cmp1(4, SCMP_CMP_EQ, 0));
+		r |= rule1(c, VIOLATION, "sendto", cmp1(4, SCMP_CMP_NE, 0));
+		return r;
 	}
-	return rule0(c, (v & SL_FV_STRICT) ? SCMP_ACT_ERRNO(ENOSYS) : SCMP_ACT_ALLOW, "socket");
+	return rule0(c, open_act, "socket") | rule0(c, open_act, "socketpair") |
+	       rule0(c, open_act, "sendto");
 }
 
 /* Signals go only to ourselves and our process group.  The kernel reads
@@ -474,8 +487,8 @@ static scmp_filter_ctx build_main(unsigned v)
 			act = VIOLATION;
 		else if (in(absent, name))
 			act = SCMP_ACT_ERRNO(ENOSYS);
-		else if ((v & SL_FV_NO_NETWORK) && in(socket_queries, name))
-			act = SCMP_ACT_ERRNO(ENOTSOCK);
+		else if (in(socket_io, name))
+			act = (v & SL_FV_STRICT) ? SCMP_ACT_ERRNO(ENOSYS) : SCMP_ACT_ALLOW;
 		else if (in(network_calls, name))
 			act = (v & SL_FV_NO_NETWORK) ? VIOLATION
 			    : (v & SL_FV_STRICT) ? SCMP_ACT_ERRNO(ENOSYS) : SCMP_ACT_ALLOW;

@@ -43,6 +43,13 @@ static int open_output(const char *path)
 	return open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
 }
 
+static bool same_file(int fd, const char *path)
+{
+	struct stat a, b;
+	return fstat(fd, &a) == 0 && lstat(path, &b) == 0 && S_ISREG(a.st_mode) &&
+	       a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
 /* Keep a descriptor the child will dup2 away from 0..2. */
 static int high_fd(int fd)
 {
@@ -125,7 +132,7 @@ static bool crash_signal(int sig)
 
 static void judge(const struct sandlock_policy *p, struct sandlock_result *r, int st,
 		  bool violated, bool timed_out, bool over_output, bool cancelled,
-		  bool mem_refused, bool kernel_kills_violations)
+		  bool mem_refused, bool kernel_kills_violations, uint64_t floor_kb)
 {
 	if (WIFEXITED(st)) {
 		r->exit_code = WEXITSTATUS(st);
@@ -155,18 +162,23 @@ static void judge(const struct sandlock_policy *p, struct sandlock_result *r, in
 		r->verdict = SANDLOCK_SIGNALED;
 		if (r->cancel_signal)
 			r->status = 128 + r->cancel_signal;
-	} else if (r->signal == SIGXCPU ||
-		   (r->signal == SIGKILL && p->cpu_sec && cpu_ms + 50 >= p->cpu_sec * 1000)) {
+	} else if ((r->signal == SIGXCPU || r->signal == SIGKILL) && p->cpu_sec &&
+		   cpu_ms + 50 >= p->cpu_sec * 1000) {
+		/* a limit verdict needs the limit reached: raise(SIGXCPU) at
+		 * 0 ms is only a signal */
 		r->verdict = SANDLOCK_CPU_LIMIT;
-	} else if (r->signal == SIGXFSZ) {
+	} else if (r->signal == SIGXFSZ && p->fsize_mb) {
 		r->verdict = SANDLOCK_FILE_SIZE_LIMIT;
 	} else if (r->signal == SIGSYS && kernel_kills_violations) {
 		r->verdict = SANDLOCK_SYSCALL_BLOCKED;
-	} else if (failed && mem_kb && (mem_refused || r->peak_kb * 10 >= mem_kb * 8) &&
+	} else if (failed && mem_kb &&
+		   (mem_refused || (r->peak_kb > floor_kb && r->peak_kb * 10 >= mem_kb * 8)) &&
 		   (r->signal == 0 || crash_signal(r->signal) || r->signal == SIGKILL)) {
 		/* The kernel refused an allocation: a large one we saw coming
 		 * (mem_refused), or the last of many small ones, after which
-		 * most of the limit is in use. */
+		 * most of the limit is in use.  The peak the kernel reports
+		 * includes our own memory before exec (floor_kb): a program
+		 * that never held more than that did not run out. */
 		r->verdict = SANDLOCK_MEMORY_LIMIT;
 	} else if (r->signal == 0) {
 		r->verdict = r->exit_code == 0 ? SANDLOCK_OK_VERDICT : SANDLOCK_RUNTIME_ERROR;
@@ -192,7 +204,11 @@ static int prepare_stdio(const struct sandlock_policy *p, struct sl_run *run,
 	const int fds[3] = { p->stdin_fd, p->stdout_fd, p->stderr_fd };
 	for (int i = 0; i < 3; i++) {
 		run->stdio[i] = -1;
-		if (paths[i]) {
+		if (paths[i] && i == 2 && run->stdio[1] >= 0 && same_file(run->stdio[1], paths[i])) {
+			/* --stdout F --stderr F is >F 2>&1: one open file, one
+			 * offset, neither overwriting the other */
+			run->stdio[2] = fcntl(run->stdio[1], F_DUPFD_CLOEXEC, 3);
+		} else if (paths[i]) {
 			int fd = i == 0 ? open(paths[i], O_RDONLY | O_CLOEXEC) : open_output(paths[i]);
 			if (fd < 0) {
 				sl_seterr(res, "cannot open %s: %s", paths[i], strerror(errno));
@@ -340,6 +356,9 @@ static pid_t spawn_with_fallbacks(struct sl_run *run, const struct sandlock_feat
 			return -1;
 		}
 		pid_t pid = sl_spawn(run, pidfd);
+		struct rusage self;
+		if (getrusage(RUSAGE_SELF, &self) == 0)
+			run->floor_kb = (uint64_t)self.ru_maxrss;
 		bool ns_failed = run->clone_ns_flags &&
 				 (pid < 0 || run->fail_step == SL_STEP_MOUNTS ||
 				  run->fail_step == SL_STEP_USERNS);
@@ -524,7 +543,7 @@ static int wait_loop(const struct sandlock_policy *p, struct sl_run *run, pid_t 
 	close_fd(&tfd);
 	judge(p, res, st, violated, timed_out, over, cancelled, nstate.mem_refused,
 	      run->use_seccomp && !run->want_listener &&
-	      p->violation == SANDLOCK_VIOLATION_KILL);
+	      p->violation == SANDLOCK_VIOLATION_KILL, run->floor_kb);
 	return 0;
 }
 

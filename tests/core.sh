@@ -143,6 +143,73 @@ st=$?
 v=$(json "$WORK/ext.json" verdict)
 if [ "$v" = signaled ] && [ $st = 137 ]; then pass "verdict external kill"; else fail "verdict external kill: $v $st"; fi
 
+# ---- a limit verdict needs the limit reached ----
+verdict "raise(SIGXCPU) at 0 ms is not cpu_limit" signaled 152 --cpu 2 -- $PY -c 'import os,signal; os.kill(os.getpid(), signal.SIGXCPU)'
+verdict "raise(SIGKILL) at 0 ms is not cpu_limit" signaled 137 --cpu 2 -- $PY -c 'import os,signal; os.kill(os.getpid(), signal.SIGKILL)'
+# the reported peak includes the sandbox's own memory before exec: a tiny
+# static program that fails under a tiny --mem did not run out of memory
+if printf 'int main(void){return 1;}\n' | cc -static -O1 -x c - -o "$WORK/sfail" 2>/dev/null; then
+	verdict "a failure under a tiny --mem is not memory_limit" runtime_error 1 --mem 1 -- "$WORK/sfail"
+else skip "tiny --mem: no static C compiler here"; fi
+verdict "sub-millisecond timeout is a timeout" wall_limit 124 --timeout 0.0004 -- /bin/sleep 5
+# --stdout F --stderr F is >F 2>&1, with and without the output relay
+for cap in "" "--max-output 100000"; do
+	rm -f "$WORK/both.txt"
+	$S $cap --stdout "$WORK/both.txt" --stderr "$WORK/both.txt" -- /bin/sh -c 'echo out1; echo err1 >&2; echo out2'
+	if [ "$(sort "$WORK/both.txt" | tr '\n' ' ')" = "err1 out1 out2 " ]; then pass "stdout and stderr to one file ${cap:-(direct)}"
+	else fail "stdout and stderr to one file ${cap:-(direct)}: $(tr '\n' ' ' <"$WORK/both.txt")"; fi
+done
+
+# ---- the report: only the sandbox writes it, and the grader can read it ----
+mkdir -p "$WORK/rw"; chmod 777 "$WORK/rw"
+FORGE='cd "$1"; mv r.json moved.json; printf "{\"verdict\":\"ok\"}\n" >r.json; echo edited >>moved.json; exit 3'
+# without the sandbox's protection (the same steps on a file the grader
+# opened and then wrote into) the forgery stands: the test can fail
+printf 'x' >"$WORK/rw/r.json"; exec 9>>"$WORK/rw/r.json"
+/bin/sh -c "$FORGE" sh "$WORK/rw"; echo '{"verdict":"runtime_error"}' >&9; exec 9>&-
+if [ "$(json "$WORK/rw/r.json" verdict 2>/dev/null)" = ok ]; then pass "report forgery works on a naive writer"
+else fail "report forgery does not work even on a naive writer: $(cat "$WORK/rw/r.json")"; fi
+rm -f "$WORK/rw/"*
+$S --report "$WORK/rw/r.json" -- /bin/sh -c "$FORGE" sh "$WORK/rw" 2>/dev/null
+v=$(json "$WORK/rw/r.json" verdict 2>/dev/null); e=$(json "$WORK/rw/r.json" exit_code 2>/dev/null)
+if [ "$v" = runtime_error ] && [ "$e" = 3 ] && [ "$(stat -c %s "$WORK/rw/moved.json" 2>/dev/null || echo none)" != none ]; then
+	pass "report renamed and forged by the program: the real one replaces it"
+elif [ ! -e "$WORK/rw/moved.json" ]; then skip "report forgery: the program could not rename the report here"
+else fail "report forged: verdict '$v' exit '$e': $(head -c 200 "$WORK/rw/r.json")"; fi
+ls -a "$WORK/rw" | grep -q sandlock-report && fail "report temporary left behind" || pass "no report temporary left behind"
+ln -s "$WORK/victim2" "$WORK/report-link"
+expect_status "report never through a symlink" 125 $S --report "$WORK/report-link" -- /bin/true
+if [ ! -e "$WORK/victim2" ]; then pass "report symlink not followed"; else fail "report symlink followed"; fi
+# a file planted earlier in a shared directory under /dev gives no line
+if [ -d /dev/shm ] && [ -w /dev/shm ]; then
+	PL=/dev/shm/sandlock-test-planted.$$
+	printf '{"verdict":"ok"}\n' >"$PL"
+	$S --report "$PL" -- /bin/false
+	if [ "$(head -1 "$PL" | $PY -c 'import json,sys; print(json.loads(sys.stdin.readline())["verdict"])')" = runtime_error ]; then
+		pass "a report planted in /dev/shm is replaced, not appended to"
+	else fail "planted report in /dev/shm: $(head -c 200 "$PL")"; fi
+	rm -f "$PL"
+	ln -s "$WORK/victim3" "$PL"
+	expect_status "report through a link planted in /dev/shm" 125 $S --report "$PL" -- /bin/true
+	[ -e "$WORK/victim3" ] && fail "link in /dev/shm followed" || pass "link in /dev/shm not followed"
+	rm -f "$PL"
+fi
+if [ -w /dev/full ]; then
+	expect_status "report that cannot be written is an error" 125 $S --report /dev/full -- /bin/true
+	if grep -q "cannot write report" "$WORK/err"; then pass "report write error named"; else fail "report write error: $(cat "$WORK/err")"; fi
+fi
+expect_status "report to /dev/stdout" 0 $S --report /dev/stdout -- /bin/true
+if [ "$(json "$WORK/out" verdict)" = ok ]; then pass "report on the caller's stdout"; else fail "report on stdout: $(head -c 200 "$WORK/out")"; fi
+printf 'keep' >"$WORK/mine.json"; chmod 640 "$WORK/mine.json"
+$S --report "$WORK/mine.json" -- /bin/true
+if [ "$(stat -c %a "$WORK/mine.json")" = 640 ] && [ "$(json "$WORK/mine.json" verdict)" = ok ]; then pass "a report file the grader made keeps its mode"
+else fail "report file mode: $(stat -c %a "$WORK/mine.json")"; fi
+# valid UTF-8 whatever bytes the command and its messages hold
+$S --report "$WORK/u8.json" -- "$(printf '/nonexistent/\xff\xfe\xc3')" 2>/dev/null
+if $PY -c 'import json,sys; d=json.loads(open(sys.argv[1],"rb").read().decode("utf-8")); assert d["verdict"]=="setup_failed" or d["status"]==127, d' "$WORK/u8.json" 2>"$WORK/u8.err"; then
+	pass "report is valid UTF-8 with raw bytes in the command"
+else fail "report not valid UTF-8: $(head -c 200 "$WORK/u8.err")"; fi
+
 # ---- usage figures ----
 $S --report "$WORK/u.json" --cpu 5 -- "$P/busy" 700 >/dev/null
 cpu=$(json "$WORK/u.json" cpu_ms)

@@ -84,8 +84,13 @@ static void timeouts(void **state)
 	assert_int_equal(ms, 500);
 	assert_int_equal(sl_parse_seconds_ms(".25", &ms), 0);
 	assert_int_equal(ms, 250);
+	/* Sub-millisecond digits round up: a limit is never shorter than asked. */
 	assert_int_equal(sl_parse_seconds_ms("1.0001", &ms), 0);
-	assert_int_equal(ms, 1000);
+	assert_int_equal(ms, 1001);
+	assert_int_equal(sl_parse_seconds_ms("0.0004", &ms), 0);
+	assert_int_equal(ms, 1);
+	assert_int_equal(sl_parse_seconds_ms("1.5000", &ms), 0);
+	assert_int_equal(ms, 1500);
 	assert_int_equal(sl_parse_seconds_ms("1.", &ms), -1);
 	assert_int_equal(sl_parse_seconds_ms("", &ms), -1);
 	assert_int_equal(sl_parse_seconds_ms("-1", &ms), -1);

@@ -123,7 +123,7 @@ int main(int argc, char **argv)
     struct sandlock_policy p;
     sandlock_policy_init(&p);
     p.no_fork = p.no_network = p.clean_env = true;
-    p.cpu_sec = 5;
+    p.cpu_ms = 5000;
     p.mem_mb = 256;
     if (bench_floor_filter(&g_prog, NULL) < 0) {
         fprintf(stderr, "inproc: cannot build the floor filter\n");

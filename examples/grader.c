@@ -130,7 +130,7 @@ static void run_test(struct test *t, char **argv)
 	p.no_fork = true;
 	p.no_network = true;
 	p.clean_env = true;
-	p.cpu_sec = 5;
+	p.cpu_ms = 5000;
 	p.mem_mb = 256;
 	p.timeout_ms = 10000;
 	if (sandlock_policy_set_str(&p.stdin_path, t->in) != 0 ||

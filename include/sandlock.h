@@ -132,8 +132,12 @@ struct sandlock_strlist {
 
 struct sandlock_policy {
 	/* resources; 0 = unlimited */
-	uint64_t cpu_sec;       /* RLIMIT_CPU, per process (default 5) */
-	uint64_t mem_mb;        /* RLIMIT_DATA, RLIMIT_AS = 4x as a backstop (256) */
+	uint64_t cpu_ms;        /* CPU of the whole run, every process and thread
+				 * (5000); RLIMIT_CPU one second past it, per
+				 * process, as a backstop */
+	uint64_t mem_mb;        /* memory the whole run holds at once, private and
+				 * shared (256); RLIMIT_DATA at it and RLIMIT_AS
+				 * = 4x, per process, as backstops */
 	uint64_t fsize_mb;      /* RLIMIT_FSIZE (10) */
 	uint64_t nofile;        /* RLIMIT_NOFILE (100) */
 	uint64_t nproc;         /* RLIMIT_NPROC (10), counted per user by the kernel */
@@ -194,6 +198,13 @@ SANDLOCK_API int sandlock_policy_set_str(char **field, const char *value);
 /* Check a policy; on error writes one line into err (errlen bytes). */
 SANDLOCK_API int sandlock_policy_validate(const struct sandlock_policy *p, char *err, size_t errlen);
 
+/* How the whole run's CPU and memory were counted (--cpu, --mem). */
+enum sandlock_accounting {
+	SANDLOCK_ACCOUNTING_NONE,       /* no limit, or /proc unreadable: per-process rlimits only */
+	SANDLOCK_ACCOUNTING_SUPERVISOR, /* sampled from /proc by the supervisor */
+};
+SANDLOCK_API const char *sandlock_accounting_name(enum sandlock_accounting a);
+
 /* What happened. */
 struct sandlock_result {
 	enum sandlock_verdict verdict;
@@ -202,9 +213,13 @@ struct sandlock_result {
 	int signal;             /* the terminating signal, 0 if none */
 	char blocked_syscall[32]; /* name of the blocked call, "" if none */
 	uint64_t blocked_args[6];
-	uint64_t user_us, sys_us; /* CPU of every reaped process of the run */
+	uint64_t user_us, sys_us; /* CPU of every process of the run (reaped ones
+				 * exactly; samples add what nobody reaped) */
 	uint64_t wall_us;       /* from just before exec to the end */
-	uint64_t peak_kb;       /* peak resident set of the program */
+	uint64_t peak_kb;       /* the larger of the biggest process's peak
+				 * resident set and the whole run's peak */
+	enum sandlock_accounting accounting;
+	uint64_t supervisor_cpu_us; /* what watching the run cost us */
 	uint64_t stdout_bytes, stderr_bytes; /* relayed bytes (when relayed) */
 	unsigned layers;        /* SANDLOCK_LAYER_* active for this run */
 	int cancel_signal;      /* the signal read from cancel_fd if it was a signalfd */

@@ -12,8 +12,8 @@ const char sl_cli_usage[] =
 "Run COMMAND under an unprivileged sandbox and report what happened.\n"
 "\n"
 "Resources (0 = unlimited):\n"
-"  --cpu SEC            CPU time per process (default 5)\n"
-"  --mem MB             memory: RLIMIT_DATA, RLIMIT_AS backstop (default 256)\n"
+"  --cpu SEC            CPU time of the whole run (default 5; 0.5 is 500 ms)\n"
+"  --mem MB             memory the whole run holds at once (default 256)\n"
 "  --fsize MB           largest file the program may write (default 10)\n"
 "  --nofile N           open files (default 100)\n"
 "  --nproc N            processes and threads of the user (default 10)\n"
@@ -220,15 +220,18 @@ int sl_cli_parse(int argc, char **argv, struct sl_cli *cli, char *err, size_t er
 		switch (c) {
 		case O_CPU: case O_MEM: case O_FSIZE: case O_NOFILE: case O_NPROC:
 		case O_STACK: case O_MAXOUT: {
-			uint64_t max = c == O_CPU ? 1000000000ull
-				     : (c == O_MEM || c == O_FSIZE || c == O_STACK) ? MB_MAX
+			if (c == O_CPU) {
+				if (sl_parse_seconds_ms(a, &p->cpu_ms) != 0)
+					FAIL("invalid value for --cpu: '%s' (seconds, e.g. 2 or 0.5)", a);
+				break;
+			}
+			uint64_t max = (c == O_MEM || c == O_FSIZE || c == O_STACK) ? MB_MAX
 				     : c == O_NOFILE ? (1ull << 20)
 				     : c == O_NPROC ? (1ull << 22) : (1ull << 62);
 			if (sl_parse_u64(a, max, &v) != 0)
 				FAIL("invalid value for --%s: '%s' (a whole number from 0 to %llu)",
 				     options[c - O_CPU].name, a, (unsigned long long)max);
-			if (c == O_CPU) p->cpu_sec = v;
-			else if (c == O_MEM) p->mem_mb = v;
+			if (c == O_MEM) p->mem_mb = v;
 			else if (c == O_FSIZE) p->fsize_mb = v;
 			else if (c == O_NOFILE) p->nofile = v;
 			else if (c == O_NPROC) p->nproc = v;

@@ -206,6 +206,28 @@ int sl_rlimits_apply(const struct sl_run *run); /* child */
 int sl_rlimits_apply_nproc(const struct sl_run *run); /* child */
 void sl_rlimits_count_nproc(struct sl_run *run); /* child, before Landlock */
 
+/* accounting.c: the whole run's CPU and memory (see there) */
+struct sl_acct_walk;
+struct sl_acct {
+	pid_t session;           /* the run's session: its first process */
+	uint64_t cpu_limit_us, mem_limit_kb; /* 0: none */
+	long hz, ncpu;
+	bool children_lists;     /* /proc/PID/task/TID/children (else scan /proc) */
+	bool in_pidns;
+	bool active, probed;
+	bool over_cpu, over_mem;
+	uint64_t cpu_us;         /* the highest total seen */
+	uint64_t peak_kb;        /* the most held at once */
+	uint64_t samples;
+	uint64_t self_start_us, next_us, step_us;
+	struct sl_acct_walk *walk;
+};
+void sl_acct_start(struct sl_acct *a, const struct sandlock_policy *p, pid_t session,
+		   bool in_pidns);
+int sl_acct_timeout_ms(const struct sl_acct *a); /* until the next sample, -1 none */
+bool sl_acct_sample(struct sl_acct *a, bool force); /* true: a limit is passed */
+void sl_acct_finish(struct sl_acct *a, struct sandlock_result *res);
+
 /* environ.c */
 char **sl_environ_build(const struct sandlock_policy *p, const char *tmpdir,
 			const char *workdir_tmp);

@@ -10,7 +10,7 @@ void sandlock_policy_init(struct sandlock_policy *p)
 {
 	memset(p, 0, sizeof(*p));
 	/* the original tool's defaults */
-	p->cpu_sec = 5;
+	p->cpu_ms = 5000;
 	p->mem_mb = 256;
 	p->fsize_mb = 10;
 	p->nofile = 100;
@@ -155,6 +155,11 @@ static const char *const verdicts[SANDLOCK_VERDICT_COUNT] = {
 const char *sandlock_verdict_name(enum sandlock_verdict v)
 {
 	return (unsigned)v < SANDLOCK_VERDICT_COUNT ? verdicts[v] : "unknown";
+}
+
+const char *sandlock_accounting_name(enum sandlock_accounting a)
+{
+	return a == SANDLOCK_ACCOUNTING_SUPERVISOR ? "supervisor" : "none";
 }
 
 static const char *const layers[SANDLOCK_LAYER_COUNT] = {

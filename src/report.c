@@ -87,10 +87,22 @@ int sandlock_report_json_buf(const struct sandlock_policy *p,
 		(unsigned long long)(r->wall_us / 1000), (unsigned long long)r->wall_us,
 		(unsigned long long)r->peak_kb, (unsigned long long)r->stdout_bytes,
 		(unsigned long long)r->stderr_bytes);
-	fprintf(f, "\"limits\":{\"cpu_s\":%llu,\"mem_mb\":%llu,\"fsize_mb\":%llu,"
+	fprintf(f, "\"accounting\":\"%s\",\"supervisor_cpu_ms\":%llu,",
+		sandlock_accounting_name(r->accounting),
+		(unsigned long long)(r->supervisor_cpu_us / 1000));
+	/* seconds, as given: 0.5, 2, 1.25 */
+	fprintf(f, "\"limits\":{\"cpu_s\":%llu", (unsigned long long)(p->cpu_ms / 1000));
+	if (p->cpu_ms % 1000) {
+		char frac[8];
+		snprintf(frac, sizeof(frac), "%03u", (unsigned)(p->cpu_ms % 1000));
+		for (int i = 2; i > 0 && frac[i] == '0'; i--)
+			frac[i] = 0;
+		fprintf(f, ".%s", frac);
+	}
+	fprintf(f, ",\"mem_mb\":%llu,\"fsize_mb\":%llu,"
 		   "\"nofile\":%llu,\"nproc\":%llu,\"stack_mb\":%llu,\"timeout_ms\":%llu,"
 		   "\"max_output\":%llu},",
-		(unsigned long long)p->cpu_sec, (unsigned long long)p->mem_mb,
+		(unsigned long long)p->mem_mb,
 		(unsigned long long)p->fsize_mb, (unsigned long long)p->nofile,
 		(unsigned long long)p->nproc, (unsigned long long)p->stack_mb,
 		(unsigned long long)p->timeout_ms, (unsigned long long)p->max_output);

@@ -45,9 +45,12 @@ void sl_rlimits_prepare(struct sl_run *run)
 {
 	const struct sandlock_policy *p = run->p;
 	run->n_rl = 0;
-	/* RLIMIT_CPU: SIGXCPU at the limit, SIGKILL one second later. */
-	if (p->cpu_sec)
-		add(run, RLIMIT_CPU, p->cpu_sec, p->cpu_sec + 1);
+	/* RLIMIT_CPU, a backstop to the whole-run count (accounting.c): SIGXCPU
+	 * a second past the limit, SIGKILL one more second later. */
+	if (p->cpu_ms) {
+		rlim_t s = (rlim_t)((p->cpu_ms + 999) / 1000) + 1;
+		add(run, RLIMIT_CPU, s, s + 1);
+	}
 	if (p->mem_mb) {
 		add(run, RLIMIT_DATA, mb(p->mem_mb), mb(p->mem_mb));
 		add(run, RLIMIT_AS, sl_as_limit(p->mem_mb), sl_as_limit(p->mem_mb));

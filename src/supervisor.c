@@ -130,9 +130,17 @@ static bool crash_signal(int sig)
 	       sig == SIGABRT || sig == SIGTRAP;
 }
 
+/* How the run ended, as the supervisor saw it. */
+struct ending {
+	bool violated, timed_out, over_output, cancelled;
+	bool over_cpu, over_mem;  /* the whole run passed --cpu / --mem */
+	bool mem_refused;         /* a large allocation was refused */
+	bool kernel_kills_violations;
+	uint64_t floor_kb;        /* our own peak before exec */
+};
+
 static void judge(const struct sandlock_policy *p, struct sandlock_result *r, int st,
-		  bool violated, bool timed_out, bool over_output, bool cancelled,
-		  bool mem_refused, bool kernel_kills_violations, uint64_t floor_kb)
+		  const struct ending *e)
 {
 	if (WIFEXITED(st)) {
 		r->exit_code = WEXITSTATUS(st);
@@ -146,33 +154,36 @@ static void judge(const struct sandlock_policy *p, struct sandlock_result *r, in
 	uint64_t cpu_ms = (r->user_us + r->sys_us) / 1000;
 	uint64_t mem_kb = p->mem_mb * 1024;
 	bool failed = r->exit_code != 0;
-	if (violated) {
+	if (e->violated) {
 		r->verdict = SANDLOCK_SYSCALL_BLOCKED;
 		r->exit_code = -1;
 		r->signal = SIGSYS;
 		r->status = 128 + SIGSYS;
-	} else if (timed_out) {
+	} else if (e->timed_out) {
 		r->verdict = SANDLOCK_WALL_LIMIT;
 		r->status = SANDLOCK_EXIT_TIMEOUT;
-	} else if (over_output) {
+	} else if (e->over_output) {
 		/* whatever the program did after, its output was cut */
 		r->verdict = SANDLOCK_OUTPUT_LIMIT;
 		r->status = 128 + SIGXFSZ;
-	} else if (cancelled) {
+	} else if (e->cancelled) {
 		r->verdict = SANDLOCK_SIGNALED;
 		if (r->cancel_signal)
 			r->status = 128 + r->cancel_signal;
-	} else if ((r->signal == SIGXCPU || r->signal == SIGKILL) && p->cpu_sec &&
-		   cpu_ms + 50 >= p->cpu_sec * 1000) {
-		/* a limit verdict needs the limit reached: raise(SIGXCPU) at
-		 * 0 ms is only a signal */
+	} else if (e->over_cpu || (p->cpu_ms && cpu_ms >= p->cpu_ms)) {
+		/* the whole run used it, whoever stopped it (us, a backstop, the
+		 * program itself); a limit verdict needs the limit reached:
+		 * raise(SIGXCPU) at 0 ms is only a signal */
 		r->verdict = SANDLOCK_CPU_LIMIT;
+		r->status = 128 + SIGXCPU; /* whatever killed it */
+	} else if (e->over_mem) {
+		r->verdict = SANDLOCK_MEMORY_LIMIT;
 	} else if (r->signal == SIGXFSZ && p->fsize_mb) {
 		r->verdict = SANDLOCK_FILE_SIZE_LIMIT;
-	} else if (r->signal == SIGSYS && kernel_kills_violations) {
+	} else if (r->signal == SIGSYS && e->kernel_kills_violations) {
 		r->verdict = SANDLOCK_SYSCALL_BLOCKED;
 	} else if (failed && mem_kb &&
-		   (mem_refused || (r->peak_kb > floor_kb && r->peak_kb * 10 >= mem_kb * 8)) &&
+		   (e->mem_refused || (r->peak_kb > e->floor_kb && r->peak_kb * 10 >= mem_kb * 8)) &&
 		   (r->signal == 0 || crash_signal(r->signal) || r->signal == SIGKILL)) {
 		/* The kernel refused an allocation: a large one we saw coming
 		 * (mem_refused), or the last of many small ones, after which
@@ -449,8 +460,11 @@ static int wait_loop(const struct sandlock_policy *p, struct sl_run *run, pid_t 
 		{ run->relay_in[1], run->relay_out[1], &res->stderr_bytes },
 	};
 	uint64_t total = 0;
+	struct ending e = { .floor_kb = run->floor_kb };
 	bool violated = false, timed_out = false, over = false, cancelled = false;
 	bool exited = false;
+	struct sl_acct acct;
+	sl_acct_start(&acct, p, pid, run->in_pidns);
 	struct sl_notify_state nstate = { false };
 	int st = 0;
 	struct rusage ru;
@@ -464,11 +478,15 @@ static int wait_loop(const struct sandlock_policy *p, struct sl_run *run, pid_t 
 		if (p->cancel_fd >= 0) { icancel = n; pf[n++] = (struct pollfd){ p->cancel_fd, POLLIN, 0 }; }
 		for (int i = 0; i < 2; i++)
 			if (rel[i].in >= 0) { irel[i] = n; pf[n++] = (struct pollfd){ rel[i].in, POLLIN, 0 }; }
-		int r = poll(pf, n, pidfd >= 0 ? -1 : 10);
+		int wait_ms = pidfd >= 0 ? -1 : 10, sample_ms = sl_acct_timeout_ms(&acct);
+		if (sample_ms >= 0 && (wait_ms < 0 || sample_ms < wait_ms))
+			wait_ms = sample_ms;
+		int r = poll(pf, n, wait_ms);
 		if (r < 0 && errno != EINTR) {
 			kill_tree(pid, res);
 			sl_seterr(res, "poll: %s", strerror(errno));
 			close_fd(&tfd);
+			sl_acct_finish(&acct, res);
 			return SANDLOCK_ESYSTEM;
 		}
 		bool stop = false;
@@ -502,6 +520,10 @@ static int wait_loop(const struct sandlock_policy *p, struct sl_run *run, pid_t 
 			if (eof)
 				close_fd(&rel[i].in);
 		}
+		if (!stop && sl_acct_sample(&acct, false))
+			stop = true; /* over --cpu or --mem, the whole run */
+		else if (stop)
+			sl_acct_sample(&acct, true); /* what it used until now */
 		if (stop)
 			kill(-pid, SIGKILL);
 		if (stop || pidfd < 0 || (ipid >= 0 && (pf[ipid].revents & POLLIN))) {
@@ -514,6 +536,7 @@ static int wait_loop(const struct sandlock_policy *p, struct sl_run *run, pid_t 
 				 * in this process and the kernel reaped it */
 				kill_tree(pid, res);
 				close_fd(&tfd);
+				sl_acct_finish(&acct, res);
 				sl_seterr(res, "cannot wait for the program: %s (is SIGCHLD ignored?)",
 					  strerror(errno));
 				return SANDLOCK_ESYSTEM;
@@ -541,9 +564,17 @@ static int wait_loop(const struct sandlock_policy *p, struct sl_run *run, pid_t 
 		run->relay_in[i] = rel[i].in;
 	}
 	close_fd(&tfd);
-	judge(p, res, st, violated, timed_out, over, cancelled, nstate.mem_refused,
-	      run->use_seccomp && !run->want_listener &&
-	      p->violation == SANDLOCK_VIOLATION_KILL, run->floor_kb);
+	sl_acct_finish(&acct, res);
+	e.violated = violated;
+	e.timed_out = timed_out;
+	e.over_output = over;
+	e.cancelled = cancelled;
+	e.over_cpu = acct.over_cpu;
+	e.over_mem = acct.over_mem;
+	e.mem_refused = nstate.mem_refused;
+	e.kernel_kills_violations = run->use_seccomp && !run->want_listener &&
+				    p->violation == SANDLOCK_VIOLATION_KILL;
+	judge(p, res, st, &e);
 	return 0;
 }
 

@@ -210,6 +210,52 @@ if $PY -c 'import json,sys; d=json.loads(open(sys.argv[1],"rb").read().decode("u
 	pass "report is valid UTF-8 with raw bytes in the command"
 else fail "report not valid UTF-8: $(head -c 200 "$WORK/u8.err")"; fi
 
+# ---- limits over the whole run: every process, every kind of memory ----
+# Evidence: the marks the processes leave (tests/progs/tree.c).  Bare, the
+# program makes every mark; under the limit, no more than the limit allows.
+TREE=$WORK/tree
+mkdir -p "$TREE"
+chmod 777 "$TREE"
+marks() { find "$TREE" -type f | wc -l; }
+whole() { # NAME WANT MAX-MARKS BARE-MARKS SANDLOCK-ARGS... -- tree ARGS...
+	local name=$1 want=$2 max=$3 all=$4
+	shift 4
+	local args=() cmd
+	while [ "$1" != -- ]; do args+=("$1"); shift; done
+	shift
+	rm -f "$TREE"/*
+	"$@" "$TREE" >/dev/null
+	local bare
+	bare=$(marks)
+	rm -f "$TREE"/*
+	timeout 60 $S --report "$WORK/w.json" "${args[@]}" -- "$@" "$TREE" >"$WORK/out" 2>"$WORK/err"
+	local got m
+	got=$(json "$WORK/w.json" verdict)
+	m=$(marks)
+	if [ "$bare" != "$all" ]; then fail "whole run $name: bare made $bare marks, not $all"
+	elif [ "$got" = "$want" ] && [ "$m" -le "$max" ]; then pass "whole run $name ($got, $m marks of $all)"
+	else fail "whole run $name: $got, $m marks (want $want, at most $max); $(head -c 300 "$WORK/w.json")"; fi
+}
+whole "CPU over 8 processes" cpu_limit 1 8 --cpu 1 --nproc 20 -- "$P/tree" cpu 8 800
+cpu=$(json "$WORK/w.json" cpu_ms)
+if [ "$cpu" -ge 1000 ] && [ "$cpu" -le 1200 ]; then pass "whole-run CPU stopped near the limit ($cpu ms for 1000)"
+else fail "whole-run CPU stopped at $cpu ms for 1000"; fi
+whole "CPU of honest processes" ok 4 4 --cpu 2 --nproc 20 -- "$P/tree" cpu 4 200
+whole "memory held by 6 processes" memory_limit 2 6 --mem 256 --nproc 20 -- "$P/tree" mem 6 150
+whole "memory of honest processes" ok 2 2 --mem 256 --nproc 20 -- "$P/tree" mem 2 100
+whole "shared executable memory" memory_limit 4 14 --mem 256 -- "$P/tree" shm 900
+expect_json "whole-run accounting reported" "$WORK/w.json" accounting supervisor
+verdict "a fraction of a second of CPU" cpu_limit 152 --cpu 0.3 -- "$P/busy" 3000
+cpu=$(json "$WORK/r.json" cpu_ms)
+if [ "$cpu" -ge 300 ] && [ "$cpu" -le 450 ]; then pass "--cpu 0.3 stops at $cpu ms"; else fail "--cpu 0.3 stopped at $cpu ms"; fi
+# a forking run the supervisor stops still reports what it used
+$S --report "$WORK/w.json" --timeout 1 --nproc 20 -- "$P/tree" cpu 2 5000 "$TREE" >/dev/null
+cpu=$(json "$WORK/w.json" cpu_ms)
+if [ "$(json "$WORK/w.json" verdict)" = wall_limit ] && [ "$cpu" -ge 300 ]; then pass "a forking run stopped by the clock reports its CPU ($cpu ms)"
+else fail "forking run stopped by the clock: $(head -c 300 "$WORK/w.json")"; fi
+sup=$(json "$WORK/w.json" supervisor_cpu_ms)
+if [ -n "$sup" ] && [ "$sup" -lt 200 ]; then pass "supervisor's own CPU reported ($sup ms)"; else fail "supervisor_cpu_ms: '$sup'"; fi
+
 # ---- usage figures ----
 $S --report "$WORK/u.json" --cpu 5 -- "$P/busy" 700 >/dev/null
 cpu=$(json "$WORK/u.json" cpu_ms)

@@ -64,7 +64,10 @@ type Policy struct {
 	Binary string
 
 	// Resources. 0: CLI default; Unlimited (-1): no limit.
-	CPU     int // --cpu, whole seconds of CPU time (RLIMIT_CPU)
+	CPU int // --cpu, whole seconds of CPU time of the whole run
+	// CPUTime is --cpu with fractions (rounded up to a millisecond); when
+	// set it is used instead of CPU.
+	CPUTime time.Duration
 	MemMB   int // --mem, megabytes
 	FsizeMB int // --fsize, megabytes (RLIMIT_FSIZE)
 	Nofile  int // --nofile
@@ -181,14 +184,14 @@ func (v *Verdict) UnmarshalJSON(b []byte) error {
 // Limits are the limits the sandbox applied, as echoed in the report
 // (0: unlimited / none).
 type Limits struct {
-	CPUSeconds int64 `json:"cpu_s"`
-	MemMB      int64 `json:"mem_mb"`
-	FsizeMB    int64 `json:"fsize_mb"`
-	Nofile     int64 `json:"nofile"`
-	Nproc      int64 `json:"nproc"`
-	StackMB    int64 `json:"stack_mb"`
-	TimeoutMS  int64 `json:"timeout_ms"`
-	MaxOutput  int64 `json:"max_output"`
+	CPUSeconds float64 `json:"cpu_s"` // 0.5 for --cpu 0.5
+	MemMB      int64   `json:"mem_mb"`
+	FsizeMB    int64   `json:"fsize_mb"`
+	Nofile     int64   `json:"nofile"`
+	Nproc      int64   `json:"nproc"`
+	StackMB    int64   `json:"stack_mb"`
+	TimeoutMS  int64   `json:"timeout_ms"`
+	MaxOutput  int64   `json:"max_output"`
 }
 
 // Result is the decoded report of one run.
@@ -210,7 +213,12 @@ type Result struct {
 	UserCPU time.Duration
 	SysCPU  time.Duration
 	Wall    time.Duration // from just before exec to the end
-	PeakKB  int64         // peak memory of the program
+	PeakKB  int64         // peak memory: the biggest process's, or the whole run's
+	// Accounting says how the whole run's CPU and memory were counted
+	// ("supervisor", or "none" without limits); SupervisorCPU is what
+	// watching the run cost the sandbox.
+	Accounting    string
+	SupervisorCPU time.Duration
 
 	// StdoutBytes/StderrBytes are counted only when the sandbox relays the
 	// output (MaxOutput, StdoutFile/StderrFile); otherwise 0.
@@ -304,11 +312,24 @@ func (p Policy) Args(argv []string) ([]string, error) {
 		return nil, newErr(ErrInvalidPolicy, nil, "empty command")
 	}
 	args := []string{"--report-fd", strconv.Itoa(reportFD)}
+	switch {
+	case p.CPUTime < 0:
+		return nil, newErr(ErrInvalidPolicy, nil, "negative CPUTime")
+	case p.CPUTime > 0:
+		ms := int64(math.Ceil(float64(p.CPUTime) / float64(time.Millisecond)))
+		args = append(args, "--cpu", strconv.FormatFloat(float64(ms)/1000, 'f', -1, 64))
+	default:
+		a, err := limitArg("--cpu", p.CPU)
+		if err != nil {
+			return nil, err
+		}
+		args = append(args, a...)
+	}
 	for _, l := range []struct {
 		name string
 		v    int
 	}{
-		{"--cpu", p.CPU}, {"--mem", p.MemMB}, {"--fsize", p.FsizeMB},
+		{"--mem", p.MemMB}, {"--fsize", p.FsizeMB},
 		{"--nofile", p.Nofile}, {"--nproc", p.Nproc}, {"--stack", p.StackMB},
 	} {
 		a, err := limitArg(l.name, l.v)
@@ -407,23 +428,25 @@ func (p Policy) Args(argv []string) ([]string, error) {
 
 // report is the wire format of the JSON report.
 type report struct {
-	Verdict        *Verdict        `json:"verdict"`
-	Status         *int            `json:"status"`
-	ExitCode       *int            `json:"exit_code"`
-	Signal         int             `json:"signal"`
-	BlockedSyscall *string         `json:"blocked_syscall"`
-	BlockedArgs    []json.Number   `json:"blocked_args"`
-	CPUms          float64         `json:"cpu_ms"`
-	Userms         float64         `json:"user_ms"`
-	Sysms          float64         `json:"sys_ms"`
-	Wallms         float64         `json:"wall_ms"`
-	Wallus         *float64        `json:"wall_us"` // finer, when the binary gives it
-	PeakKB         int64           `json:"peak_kb"`
-	StdoutBytes    int64           `json:"stdout_bytes"`
-	StderrBytes    int64           `json:"stderr_bytes"`
-	Limits         Limits          `json:"limits"`
-	Layers         map[string]bool `json:"layers"`
-	Error          *string         `json:"error"`
+	Verdict         *Verdict        `json:"verdict"`
+	Status          *int            `json:"status"`
+	ExitCode        *int            `json:"exit_code"`
+	Signal          int             `json:"signal"`
+	BlockedSyscall  *string         `json:"blocked_syscall"`
+	BlockedArgs     []json.Number   `json:"blocked_args"`
+	CPUms           float64         `json:"cpu_ms"`
+	Userms          float64         `json:"user_ms"`
+	Sysms           float64         `json:"sys_ms"`
+	Wallms          float64         `json:"wall_ms"`
+	Wallus          *float64        `json:"wall_us"` // finer, when the binary gives it
+	PeakKB          int64           `json:"peak_kb"`
+	Accounting      string          `json:"accounting"`
+	SupervisorCPUms float64         `json:"supervisor_cpu_ms"`
+	StdoutBytes     int64           `json:"stdout_bytes"`
+	StderrBytes     int64           `json:"stderr_bytes"`
+	Limits          Limits          `json:"limits"`
+	Layers          map[string]bool `json:"layers"`
+	Error           *string         `json:"error"`
 }
 
 func ms(v float64) time.Duration { return time.Duration(v * float64(time.Millisecond)) }
@@ -451,20 +474,22 @@ func ParseReport(b []byte) (Result, error) {
 		return Result{}, newErr(ErrBadReport, nil, "no status")
 	}
 	res := Result{
-		Verdict:     *r.Verdict,
-		Status:      *r.Status,
-		ExitCode:    -1,
-		Signal:      r.Signal,
-		CPU:         ms(r.CPUms),
-		UserCPU:     ms(r.Userms),
-		SysCPU:      ms(r.Sysms),
-		Wall:        ms(r.Wallms),
-		PeakKB:      r.PeakKB,
-		StdoutBytes: r.StdoutBytes,
-		StderrBytes: r.StderrBytes,
-		Limits:      r.Limits,
-		Layers:      r.Layers,
-		Report:      append([]byte(nil), trimmed...),
+		Verdict:       *r.Verdict,
+		Status:        *r.Status,
+		ExitCode:      -1,
+		Signal:        r.Signal,
+		CPU:           ms(r.CPUms),
+		UserCPU:       ms(r.Userms),
+		SysCPU:        ms(r.Sysms),
+		Wall:          ms(r.Wallms),
+		PeakKB:        r.PeakKB,
+		Accounting:    r.Accounting,
+		SupervisorCPU: ms(r.SupervisorCPUms),
+		StdoutBytes:   r.StdoutBytes,
+		StderrBytes:   r.StderrBytes,
+		Limits:        r.Limits,
+		Layers:        r.Layers,
+		Report:        append([]byte(nil), trimmed...),
 	}
 	if r.Wallus != nil {
 		res.Wall = time.Duration(*r.Wallus * float64(time.Microsecond))

@@ -128,7 +128,7 @@ class Policy:
     #: Path of the sandlock executable; None: $SANDLOCK, then ``sandlock`` on PATH.
     binary: Optional[PathLike] = None
 
-    cpu: Optional[int] = None  #: --cpu, whole seconds of CPU time
+    cpu: Optional[float] = None  #: --cpu, seconds of CPU time of the whole run (0.5 allowed)
     mem_mb: Optional[int] = None  #: --mem
     fsize_mb: Optional[int] = None  #: --fsize
     nofile: Optional[int] = None  #: --nofile
@@ -182,7 +182,13 @@ class Policy:
         if not argv or not argv[0]:
             raise PolicyError("empty command")
         out = ["--report-fd", str(int(report_fd))]
-        for opt, v in (("--cpu", self.cpu), ("--mem", self.mem_mb),
+        if self.cpu is not None:
+            if isinstance(self.cpu, bool) or not isinstance(self.cpu, (int, float)) \
+                    or not self.cpu >= 0 or self.cpu == float("inf"):
+                raise PolicyError(f"--cpu: {self.cpu!r} is not a non-negative number of seconds")
+            cms = -(-int(round(self.cpu * 1e6)) // 1000)  # ceil to whole ms
+            out += ["--cpu", _fmt_seconds(cms)]
+        for opt, v in (("--mem", self.mem_mb),
                        ("--fsize", self.fsize_mb), ("--nofile", self.nofile),
                        ("--nproc", self.nproc), ("--stack", self.stack_mb),
                        ("--max-output", self.max_output)):
@@ -284,6 +290,9 @@ class Result:
     #: wall time in microseconds when the binary reports it (else None)
     wall_us: Optional[float] = None
     peak_kb: int = 0
+    #: how the whole run's CPU and memory were counted: "supervisor" or "none"
+    accounting: Optional[str] = None
+    supervisor_cpu_ms: float = 0  #: what watching the run cost the sandbox
     #: counted only when the sandbox relays output (max_output, stdout/stderr files)
     stdout_bytes: int = 0
     stderr_bytes: int = 0
@@ -384,6 +393,8 @@ def parse_report(data: Union[bytes, str]) -> Result:
         wall_ms=_num(obj, "wall_ms"),
         wall_us=_num(obj, "wall_us") if obj.get("wall_us") is not None else None,
         peak_kb=_int(obj, "peak_kb", 0),
+        accounting=obj.get("accounting") if isinstance(obj.get("accounting"), str) else None,
+        supervisor_cpu_ms=_num(obj, "supervisor_cpu_ms") if obj.get("supervisor_cpu_ms") is not None else 0,
         stdout_bytes=_int(obj, "stdout_bytes", 0),
         stderr_bytes=_int(obj, "stderr_bytes", 0),
         limits=limits,

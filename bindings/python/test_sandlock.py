@@ -377,7 +377,9 @@ class NoBinaryTest(unittest.TestCase):
         self.assertEqual(Policy().args(["true"], report_fd=7), ["--report-fd", "7", "--", "true"])
         self.assertEqual(Policy(timeout=0.0004).args(["t"])[2:4], ["--timeout", "0.001"])
         self.assertEqual(Policy(timeout=2).args(["t"])[2:4], ["--timeout", "2"])
-        for bad in (dict(cpu=-1), dict(cpu=1.5), dict(timeout=0), dict(env=["NOEQ"]),
+        self.assertEqual(Policy(cpu=0.5).args(["t"])[2:4], ["--cpu", "0.5"])
+        self.assertEqual(Policy(cpu=0.0004).args(["t"])[2:4], ["--cpu", "0.001"])
+        for bad in (dict(cpu=-1), dict(cpu="1"), dict(cpu=float("nan")), dict(timeout=0), dict(env=["NOEQ"]),
                     dict(env={"": "x"}), dict(require=["a,b"]), dict(require="seccomp"),
                     dict(keep_env="EVAL_*")):
             with self.subTest(bad=bad), self.assertRaises(sandlock.PolicyError):

@@ -30,7 +30,7 @@ static void original_command_line(void **state)
 	assert_int_equal(parse(&c, err, "--no-fork", "--no-network", "--clean-env", "--cpu", "5",
 			       "--mem", "256", "--", "python3", "student.py", NULL), 0);
 	assert_true(c.policy.no_fork && c.policy.no_network && c.policy.clean_env);
-	assert_int_equal(c.policy.cpu_sec, 5);
+	assert_int_equal(c.policy.cpu_ms, 5000);
 	assert_int_equal(c.policy.mem_mb, 256);
 	assert_string_equal(c.argv[0], "python3");
 	assert_string_equal(c.argv[1], "student.py");
@@ -44,7 +44,7 @@ static void defaults(void **state)
 	struct sl_cli c;
 	char err[256];
 	assert_int_equal(parse(&c, err, "--", "true", NULL), 0);
-	assert_int_equal(c.policy.cpu_sec, 5);
+	assert_int_equal(c.policy.cpu_ms, 5000);
 	assert_int_equal(c.policy.mem_mb, 256);
 	assert_int_equal(c.policy.fsize_mb, 10);
 	assert_int_equal(c.policy.nofile, 100);
@@ -65,6 +65,8 @@ static void bad_numbers(void **state)
 		"--nproc", "--stack", "--max-output", NULL };
 	for (const char *const *o = opts; *o; o++)
 		for (const char *const *b = bad; *b; b++) {
+			if (!strcmp(*o, "--cpu") && !strcmp(*b, "5.5"))
+				continue; /* seconds, fractions allowed (see timeouts) */
 			struct sl_cli c;
 			char err[256] = "";
 			assert_int_equal(parse(&c, err, (char *)*o, (char *)*b, "--", "true", NULL), -1);
@@ -97,6 +99,12 @@ static void timeouts(void **state)
 	assert_int_equal(sl_parse_seconds_ms("1.x", &ms), -1);
 	assert_int_equal(sl_parse_seconds_ms("inf", &ms), -1);
 	assert_int_equal(sl_parse_seconds_ms("99999999999", &ms), -1);
+
+	struct sl_cli c;
+	char err[256] = "";
+	assert_int_equal(parse(&c, err, "--cpu", "0.5", "--", "true", NULL), 0);
+	assert_int_equal(c.policy.cpu_ms, 500);
+	sl_cli_release(&c);
 }
 
 static void overflow_is_rejected(void **state)

@@ -1,0 +1,326 @@
+/*
+ * Whole-run accounting: the CPU and the memory of every process and thread
+ * of the run together, against --cpu and --mem, where the rlimits only see
+ * one process at a time.
+ *
+ * One interface, for the supervisor's loop: start, sample when the interval
+ * says so, finish.  This implementation samples from /proc without any
+ * privilege ("accounting": "supervisor"):
+ *
+ *  - the run is the session of its first process (the filter refuses
+ *    setsid and setpgid, so nothing leaves it);  its processes are found by
+ *    walking the children lists from that process, and from our own (we
+ *    are the subreaper of the run's orphans), or, where the kernel has no
+ *    children lists, by reading the session of every process in /proc;
+ *  - CPU: each live process's own clock (every thread, nanoseconds) plus
+ *    what its reaped children used (cutime, cstime).  A process reaped
+ *    inside the run moves its time into its parent's, so the sum only grows
+ *    by what was used; the highest sum seen is the run's;
+ *  - memory: what the processes hold at once, private and shared
+ *    (RssAnon + RssShmem of each: counters the kernel keeps, cheap to
+ *    read).  A shared page counts once per process that maps it, so past
+ *    the limit the sum is taken again by proportional share (smaps_rollup,
+ *    which walks page tables: only then), and that one decides.
+ *
+ * What a sample cannot see it cannot stop in time: CPU used between two
+ * samples (the interval shrinks as the limit comes near) and memory held
+ * for less than an interval.  The per-process rlimits stay as backstops.
+ */
+#include "internal.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#define SL_ACCT_MAX_PROCS 4096
+#define SL_ACCT_STEP_MIN 10000 /* us */
+#define SL_ACCT_STEP_MAX 50000
+
+static uint64_t now_us(clockid_t c)
+{
+	struct timespec ts;
+	if (clock_gettime(c, &ts) != 0)
+		return 0;
+	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000;
+}
+
+static ssize_t read_small(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	ssize_t n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = 0;
+	return n;
+}
+
+/* The fields of /proc/PID/stat after the command name. */
+struct pstat {
+	pid_t session;
+	long threads;
+	uint64_t own_ticks, child_ticks;
+};
+
+static bool read_stat(pid_t pid, struct pstat *s)
+{
+	char path[64], buf[1024];
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if (read_small(path, buf, sizeof(buf)) <= 0)
+		return false;
+	/* the name may hold spaces and parentheses: the last ')' ends it */
+	char *p = strrchr(buf, ')');
+	if (!p)
+		return false;
+	unsigned long long f[20];
+	int field = 3; /* the state is field 3 */
+	int got = 0;
+	char *save = NULL;
+	for (char *tok = strtok_r(p + 2, " ", &save); tok && field <= 20;
+	     tok = strtok_r(NULL, " ", &save), field++)
+		if (field >= 4)
+			f[got++] = strtoull(tok, NULL, 10);
+	if (got < 17)
+		return false;
+	/* f[k] is field k + 4 */
+	s->session = (pid_t)f[6 - 4];
+	s->own_ticks = f[14 - 4] + f[15 - 4];
+	s->child_ticks = f[16 - 4] + f[17 - 4];
+	s->threads = (long)f[20 - 4];
+	return true;
+}
+
+static uint64_t status_kb(const char *buf, const char *key)
+{
+	const char *p = strstr(buf, key);
+	return p ? strtoull(p + strlen(key), NULL, 10) : 0;
+}
+
+/* RssAnon + RssShmem of one process, in kB. */
+static uint64_t resident_kb(pid_t pid)
+{
+	char path[64], buf[2048];
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	if (read_small(path, buf, sizeof(buf)) <= 0)
+		return 0;
+	return status_kb(buf, "\nRssAnon:") + status_kb(buf, "\nRssShmem:");
+}
+
+/* Its proportional share of the same, or resident_kb where the kernel
+ * keeps no split (before 5.9) or will not show it to us. */
+static uint64_t share_kb(pid_t pid)
+{
+	char path[64], buf[2048];
+	snprintf(path, sizeof(path), "/proc/%d/smaps_rollup", (int)pid);
+	if (read_small(path, buf, sizeof(buf)) <= 0 || !strstr(buf, "\nPss_Anon:"))
+		return resident_kb(pid);
+	return status_kb(buf, "\nPss_Anon:") + status_kb(buf, "\nPss_Shmem:");
+}
+
+/* The process's own CPU clock (all its threads), or its ticks. */
+static uint64_t proc_cpu_us(pid_t pid, const struct pstat *s, long hz)
+{
+	clockid_t c = (clockid_t)((~(unsigned)pid << 3) | 2); /* CPUCLOCK_SCHED */
+	uint64_t us = now_us(c);
+	if (!us)
+		us = s->own_ticks * 1000000u / (uint64_t)hz;
+	return us + s->child_ticks * 1000000u / (uint64_t)hz;
+}
+
+struct sl_acct_walk {
+	pid_t pid[SL_ACCT_MAX_PROCS]; /* the run's processes found, in order */
+	long threads[SL_ACCT_MAX_PROCS];
+	int n;
+	uint64_t cpu_us, mem_kb;
+};
+
+/* Add pid if it is the run's and new; it is then walked in its turn. */
+static void add(struct sl_acct *a, pid_t pid)
+{
+	struct sl_acct_walk *w = a->walk;
+	struct pstat s;
+	if (pid <= 0 || w->n >= SL_ACCT_MAX_PROCS)
+		return;
+	for (int i = 0; i < w->n; i++)
+		if (w->pid[i] == pid)
+			return;
+	if (!read_stat(pid, &s) || s.session != a->session)
+		return;
+	w->pid[w->n] = pid;
+	w->threads[w->n++] = s.threads;
+	w->cpu_us += proc_cpu_us(pid, &s, a->hz);
+	w->mem_kb += resident_kb(pid);
+}
+
+static void add_list(struct sl_acct *a, char *buf)
+{
+	char *save = NULL;
+	for (char *t = strtok_r(buf, " \n", &save); t; t = strtok_r(NULL, " \n", &save))
+		add(a, (pid_t)atoi(t));
+}
+
+/* Every child of every thread of pid. */
+static void add_children(struct sl_acct *a, pid_t pid, long threads)
+{
+	char path[320], buf[4096];
+	if (threads <= 1) {
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)pid, (int)pid);
+		if (read_small(path, buf, sizeof(buf)) > 0)
+			add_list(a, buf);
+		return;
+	}
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	DIR *d = opendir(path);
+	if (!d)
+		return;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] < '0' || e->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%s/children", (int)pid, e->d_name);
+		if (read_small(path, buf, sizeof(buf)) > 0)
+			add_list(a, buf);
+	}
+	closedir(d);
+}
+
+static void walk_run(struct sl_acct *a)
+{
+	struct sl_acct_walk *w = a->walk;
+	w->n = 0;
+	w->cpu_us = w->mem_kb = 0;
+	if (!a->children_lists) {
+		/* the session of every process there is */
+		DIR *d = opendir("/proc");
+		struct dirent *e;
+		while (d && (e = readdir(d)))
+			if (e->d_name[0] >= '1' && e->d_name[0] <= '9')
+				add(a, (pid_t)atoi(e->d_name));
+		if (d)
+			closedir(d);
+		return;
+	}
+	add(a, a->session);
+	/* orphans of the run, which came back to us as their subreaper (in a
+	 * pid namespace they go to its init, the run's first process) */
+	struct pstat self;
+	pid_t me = getpid();
+	if (!a->in_pidns && read_stat(me, &self))
+		add_children(a, me, self.threads);
+	for (int i = 0; i < w->n; i++) /* w->n grows as children are found */
+		add_children(a, w->pid[i], w->threads[i]);
+}
+
+/* The first sample: the run is visible in /proc, or nothing is counted. */
+static bool probe(struct sl_acct *a)
+{
+	char path[64];
+	struct pstat s;
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)a->session, (int)a->session);
+	a->children_lists = access(path, R_OK) == 0;
+	if (!read_stat(a->session, &s) || s.session != a->session ||
+	    !(a->walk = malloc(sizeof(*a->walk)))) {
+		a->active = false;
+		return false;
+	}
+	a->probed = true;
+	return true;
+}
+
+void sl_acct_start(struct sl_acct *a, const struct sandlock_policy *p, pid_t session,
+		   bool in_pidns)
+{
+	memset(a, 0, sizeof(*a));
+	a->session = session;
+	a->in_pidns = in_pidns;
+	a->cpu_limit_us = p->cpu_ms * 1000;
+	a->mem_limit_kb = p->mem_mb * 1024;
+	a->hz = sysconf(_SC_CLK_TCK);
+	if (a->hz <= 0)
+		a->hz = 100;
+	a->ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	if (a->ncpu <= 0)
+		a->ncpu = 1;
+	/* what /proc offers is probed at the first sample: most runs of a
+	 * judge end before it, and pay nothing */
+	a->active = a->cpu_limit_us || a->mem_limit_kb;
+	a->self_start_us = now_us(CLOCK_THREAD_CPUTIME_ID);
+	a->step_us = SL_ACCT_STEP_MIN;
+	a->next_us = now_us(CLOCK_MONOTONIC) + a->step_us;
+}
+
+int sl_acct_timeout_ms(const struct sl_acct *a)
+{
+	if (!a->active)
+		return -1;
+	uint64_t now = now_us(CLOCK_MONOTONIC);
+	return now >= a->next_us ? 0 : (int)((a->next_us - now + 999) / 1000);
+}
+
+bool sl_acct_sample(struct sl_acct *a, bool force)
+{
+	if (!a->active)
+		return false;
+	uint64_t now = now_us(CLOCK_MONOTONIC);
+	if (!force && now < a->next_us)
+		return false;
+	if (!a->walk && !probe(a))
+		return false;
+	struct sl_acct_walk *w = a->walk;
+	walk_run(a);
+	a->samples++;
+	if (w->cpu_us > a->cpu_us)
+		a->cpu_us = w->cpu_us;
+	uint64_t mem = w->mem_kb;
+	if (a->mem_limit_kb && mem > a->mem_limit_kb) {
+		/* shared pages were counted once per process: share them out */
+		mem = 0;
+		for (int i = 0; i < w->n; i++)
+			mem += share_kb(w->pid[i]);
+	}
+	if (mem > a->peak_kb)
+		a->peak_kb = mem;
+	if (a->mem_limit_kb && mem > a->mem_limit_kb)
+		a->over_mem = true;
+	if (a->cpu_limit_us && a->cpu_us >= a->cpu_limit_us)
+		a->over_cpu = true;
+	/* The next sample: the interval grows while the run holds less than
+	 * half its memory limit (from 10 to 50 ms: what it costs us is
+	 * measured in supervisor_cpu_ms), and is never longer than half the
+	 * time the run needs to reach its CPU limit on every CPU at once. */
+	bool far = !a->mem_limit_kb || mem * 2 < a->mem_limit_kb;
+	a->step_us = far ? a->step_us + a->step_us / 2 : SL_ACCT_STEP_MIN;
+	if (a->step_us > SL_ACCT_STEP_MAX)
+		a->step_us = SL_ACCT_STEP_MAX;
+	uint64_t step = a->step_us;
+	if (a->cpu_limit_us && a->cpu_us < a->cpu_limit_us) {
+		uint64_t left = (a->cpu_limit_us - a->cpu_us) / (uint64_t)a->ncpu / 2;
+		if (left < step)
+			step = left < 1000 ? 1000 : left;
+	}
+	a->next_us = now + step;
+	return a->over_cpu || a->over_mem;
+}
+
+void sl_acct_finish(struct sl_acct *a, struct sandlock_result *res)
+{
+	res->accounting = a->active ? SANDLOCK_ACCOUNTING_SUPERVISOR : SANDLOCK_ACCOUNTING_NONE;
+	res->supervisor_cpu_us = now_us(CLOCK_THREAD_CPUTIME_ID) - a->self_start_us;
+	/* the kernel's figures of reaped processes are exact; samples see
+	 * the processes nobody reaped (a pid namespace's init killed first) */
+	uint64_t reaped = res->user_us + res->sys_us;
+	if (a->cpu_us > reaped)
+		res->user_us += a->cpu_us - reaped;
+	if (a->peak_kb > res->peak_kb)
+		res->peak_kb = a->peak_kb;
+	free(a->walk);
+	a->walk = NULL;
+}

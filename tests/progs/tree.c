@@ -1,0 +1,87 @@
+/*
+ * Use resources over several processes, leaving evidence of what was used.
+ *   tree cpu N MS DIR   N children burn MS ms of CPU each; each that
+ *                       finishes creates DIR/cpu.I
+ *   tree mem N MB DIR   N children each touch MB MB and create DIR/mem.I,
+ *                       then hold it for 2 s (all at once)
+ *   tree shm MB DIR     one process maps MB MB of shared executable memory
+ *                       in 64 MB pieces, touching each; DIR/shm.K after K MB
+ * The parent waits for them all and prints "done".
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static void mark(const char *dir, const char *what, long i)
+{
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/%s.%ld", dir, what, i);
+	close(open(path, O_CREAT | O_WRONLY, 0644));
+}
+
+static void burn(long ms)
+{
+	struct timespec t;
+	volatile unsigned long x = 0;
+	for (;;) {
+		for (int i = 0; i < 100000; i++)
+			x += i;
+		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+		if (t.tv_sec * 1000 + t.tv_nsec / 1000000 >= ms)
+			return;
+	}
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 4)
+		return 2;
+	const char *dir = argv[argc - 1];
+	if (!strcmp(argv[1], "shm")) {
+		long mb = atol(argv[2]);
+		for (long k = 64; k <= mb; k += 64) {
+			volatile char *p = mmap(NULL, 64 << 20, PROT_READ | PROT_WRITE | PROT_EXEC,
+						MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+			if (p == MAP_FAILED)
+				return 1;
+			for (long i = 0; i < (64 << 20); i += 4096)
+				p[i] = 1;
+			mark(dir, "shm", k);
+		}
+		sleep(1);
+		puts("done");
+		return 0;
+	}
+	if (argc < 5)
+		return 2;
+	long n = atol(argv[2]), amount = atol(argv[3]);
+	for (long i = 0; i < n; i++) {
+		pid_t pid = fork();
+		if (pid < 0)
+			return 1;
+		if (pid)
+			continue;
+		if (!strcmp(argv[1], "cpu")) {
+			burn(amount);
+			mark(dir, "cpu", i);
+		} else {
+			volatile char *p = malloc((size_t)amount << 20);
+			if (!p)
+				_exit(1);
+			for (long j = 0; j < (amount << 20); j += 4096)
+				p[j] = 1;
+			mark(dir, "mem", i);
+			sleep(2);
+		}
+		_exit(0);
+	}
+	while (wait(NULL) > 0)
+		;
+	puts("done");
+	return 0;
+}

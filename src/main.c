@@ -104,7 +104,7 @@ int main(int argc, char **argv)
 	int rc = sandlock_run(p, cmd, &r);
 	/* A report the grader cannot read is a failure it must see. */
 	int report_failed = 0;
-	char *line;
+	char *line = NULL;
 	size_t len;
 	if ((rf.fd >= 0 || rf.dir >= 0) &&
 	    (sandlock_report_json_buf(p, &r, &line, &len) != 0 ? (line = NULL, 1)

@@ -29,10 +29,11 @@ run_suite() {
 	local label=$1
 	shift
 	echo "=== $label"
-	local out
+	local out t0=$SECONDS
 	out=$("$@" 2>&1)
 	local st=$?
 	echo "$out" | grep -v '^PASS'
+	echo "--- $label: $((SECONDS - t0)) s"
 	# failures again at the very end: the tail of a long log is what CI shows
 	while IFS= read -r l; do FAILURES+=("[$label] ${l:0:300}"); done < <(echo "$out" | grep -E '^(FAIL|ERROR)')
 	local line

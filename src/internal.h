@@ -62,12 +62,15 @@ struct sl_run {
 
 	/* process */
 	pid_t supervisor_pid;
+	int supervisor_pidfd;    /* in a pid namespace, where getppid() says 0:
+				    readable once the supervisor is gone; -1 */
 	bool in_pidns;
 	bool use_pdeathsig;      /* else the watchdog covers the supervisor's death */
 	bool nnp_optional;       /* best effort: go on if no-new-privs is refused */
 	volatile int nnp_ok;
 	enum sl_fd_mode fd_mode;
-	volatile pid_t pgid;     /* the run's process group, written by the child */
+	volatile pid_t pgid;     /* the run's process group: written by the child,
+				    or by clone() in a pid namespace */
 	struct sl_lifeline {
 		pid_t pid;           /* the watchdog, 0: none */
 		int wfd;             /* its pipe: EOF means the supervisor is gone */

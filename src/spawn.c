@@ -30,6 +30,7 @@
 #include <signal.h>
 #include <string.h>
 #include <linux/futex.h>
+#include <poll.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <sys/prctl.h>
@@ -75,7 +76,19 @@ SL_CHILD static void parent_death_signal(struct sl_run *run)
 {
 	if (run->use_pdeathsig && prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0)
 		fail(run, SL_STEP_PDEATHSIG);
-	if (!run->in_pidns && syscall(SYS_getppid) != run->supervisor_pid) {
+	bool gone;
+	if (!run->in_pidns)
+		gone = syscall(SYS_getppid) != run->supervisor_pid;
+	else {
+		/* our parent is outside the namespace (getppid() is 0): ask
+		 * its pidfd, which is readable once it has exited */
+		struct pollfd pf = { .fd = run->supervisor_pidfd, .events = POLLIN };
+		struct timespec now = { 0, 0 };
+		gone = run->supervisor_pidfd >= 0 &&
+		       syscall(SYS_ppoll, &pf, 1, &now, NULL, 8) > 0 &&
+		       (pf.revents & (POLLIN | POLLHUP));
+	}
+	if (gone) {
 		errno = ESRCH;
 		fail(run, SL_STEP_PARENT_GONE);
 	}
@@ -261,11 +274,24 @@ pid_t sl_spawn(struct sl_run *run, int *pidfd)
 	/* The init of a pid namespace never calls exec: no CLONE_VFORK then,
 	 * it says when the program is running instead. */
 	int vfork = run->in_pidns ? 0 : CLONE_VFORK;
+	/* kept open until the init has said it runs (it shares or copies our
+	 * table); without pidfd_open (before 5.3) the init cannot tell */
+	run->supervisor_pidfd = run->in_pidns ? (int)syscall(SYS_pidfd_open, getpid(), 0) : -1;
 	int files = run->fd_mode == SL_FD_PRIVATE ? 0 : CLONE_FILES;
 	int flags = CLONE_VM | vfork | files | CLONE_PIDFD | SIGCHLD | run->clone_ns_flags;
 	char *top = (char *)stack + 2 * STACK_SIZE;
-	pid_t pid = clone(child_main, top, flags, run, pidfd);
-	if (pid < 0 && errno == EINVAL) {
+	pid_t pid;
+	if (run->in_pidns)
+		/* The watchdog's target is the init's id here, which the init
+		 * cannot learn (it is 1 to itself): the kernel writes it into
+		 * the memory we share before the init first runs, so a
+		 * supervisor killed on its way out of clone() leaves it known.
+		 * That field is CLONE_PIDFD's too: pidfd_open below instead. */
+		pid = clone(child_main, top, (flags & ~CLONE_PIDFD) | CLONE_PARENT_SETTID,
+			    run, &run->pgid);
+	else
+		pid = clone(child_main, top, flags, run, pidfd);
+	if (pid < 0 && errno == EINVAL && !run->in_pidns) {
 		/* kernels without CLONE_PIDFD (before 5.2) */
 		flags &= ~CLONE_PIDFD;
 		*pidfd = -1;
@@ -279,12 +305,13 @@ pid_t sl_spawn(struct sl_run *run, int *pidfd)
 		if (*pidfd >= 0)
 			fcntl(*pidfd, F_SETFD, FD_CLOEXEC);
 	}
-	if (pid > 0 && run->in_pidns)
-		__atomic_store_n(&run->pgid, pid, __ATOMIC_RELEASE);
 	if (pid > 0 && run->parent_maps)
 		sl_namespaces_parent_maps(run, pid);
 	if (pid > 0 && !vfork)
 		wait_setup(run, pid);
+	if (run->supervisor_pidfd >= 0)
+		close(run->supervisor_pidfd);
+	run->supervisor_pidfd = -1;
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (vfork || pid < 0) {
 		munmap(stack, 2 * STACK_SIZE);

@@ -360,7 +360,11 @@ static pid_t spawn_with_fallbacks(struct sl_run *run, const struct sandlock_feat
 				     SANDLOCK_LAYER_MOUNTNS | SANDLOCK_LAYER_IPCNS |
 				     SANDLOCK_LAYER_NETNS | SANDLOCK_LAYER_UTSNS;
 	for (int attempt = 0; attempt < 2; attempt++) {
-		bool need_watchdog = !run->use_pdeathsig || (!p->no_fork && !run->in_pidns);
+		/* outside a pid namespace the parent-death signal is not
+		 * enough even where the host allows it: a thread that calls
+		 * exec takes the process over without it */
+		bool need_watchdog = !run->use_pdeathsig || !run->in_pidns ||
+				     !f->pidfd; /* the init's check (spawn.c) */
 		if (need_watchdog && sl_lifeline_start(run) != 0) {
 			sl_seterr(res, "cannot start the watchdog: %s", strerror(errno));
 			*err = SANDLOCK_ESYSTEM;

@@ -22,6 +22,10 @@
  *    the limit the sum is taken again by proportional share (smaps_rollup,
  *    which walks page tables: only then), and that one decides.
  *
+ *  - a write past --fsize with SIGXFSZ blocked: the signal stays pending,
+ *    and the run is stopped as file_size_limit (the filter keeps the
+ *    program from ignoring or catching it).
+ *
  * What a sample cannot see it cannot stop in time: CPU used between two
  * samples (the interval shrinks as the limit comes near) and memory held
  * for less than an interval.  The per-process rlimits stay as backstops.
@@ -31,6 +35,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,13 +109,24 @@ static uint64_t status_kb(const char *buf, const char *key)
 	return p ? strtoull(p + strlen(key), NULL, 10) : 0;
 }
 
-/* RssAnon + RssShmem of one process, in kB. */
-static uint64_t resident_kb(pid_t pid)
+/* Is sig pending (in the mask after key, in hexadecimal)? */
+static bool status_pending(const char *buf, const char *key, int sig)
+{
+	const char *p = strstr(buf, key);
+	return p && (strtoull(p + strlen(key), NULL, 16) >> (sig - 1)) & 1;
+}
+
+/* RssAnon + RssShmem of one process, in kB.  *xfsz: SIGXFSZ is pending in
+ * it, unseen because blocked (the kernel sent it for a write past
+ * --fsize: the write failed with EFBIG and the program went on). */
+static uint64_t resident_kb(pid_t pid, bool *xfsz)
 {
 	char path[64], buf[2048];
 	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
 	if (read_small(path, buf, sizeof(buf)) <= 0)
 		return 0;
+	if (status_pending(buf, "\nSigPnd:", SIGXFSZ) || status_pending(buf, "\nShdPnd:", SIGXFSZ))
+		*xfsz = true;
 	return status_kb(buf, "\nRssAnon:") + status_kb(buf, "\nRssShmem:");
 }
 
@@ -121,7 +137,7 @@ static uint64_t share_kb(pid_t pid)
 	char path[64], buf[2048];
 	snprintf(path, sizeof(path), "/proc/%d/smaps_rollup", (int)pid);
 	if (read_small(path, buf, sizeof(buf)) <= 0 || !strstr(buf, "\nPss_Anon:"))
-		return resident_kb(pid);
+		return resident_kb(pid, &(bool){ false });
 	return status_kb(buf, "\nPss_Anon:") + status_kb(buf, "\nPss_Shmem:");
 }
 
@@ -140,6 +156,7 @@ struct sl_acct_walk {
 	long threads[SL_ACCT_MAX_PROCS];
 	int n;
 	uint64_t cpu_us, mem_kb;
+	bool xfsz;
 };
 
 /* Add pid if it is the run's and new; it is then walked in its turn. */
@@ -157,7 +174,7 @@ static void add(struct sl_acct *a, pid_t pid)
 	w->pid[w->n] = pid;
 	w->threads[w->n++] = s.threads;
 	w->cpu_us += proc_cpu_us(pid, &s, a->hz);
-	w->mem_kb += resident_kb(pid);
+	w->mem_kb += resident_kb(pid, &w->xfsz);
 }
 
 static void add_list(struct sl_acct *a, char *buf)
@@ -197,6 +214,7 @@ static void walk_run(struct sl_acct *a)
 	struct sl_acct_walk *w = a->walk;
 	w->n = 0;
 	w->cpu_us = w->mem_kb = 0;
+	w->xfsz = false;
 	if (!a->children_lists) {
 		/* the session of every process there is */
 		DIR *d = opendir("/proc");
@@ -243,6 +261,7 @@ void sl_acct_start(struct sl_acct *a, const struct sandlock_policy *p, pid_t ses
 	a->in_pidns = in_pidns;
 	a->cpu_limit_us = p->cpu_ms * 1000;
 	a->mem_limit_kb = p->mem_mb * 1024;
+	a->fsize_limit = p->fsize_mb != 0;
 	a->hz = sysconf(_SC_CLK_TCK);
 	if (a->hz <= 0)
 		a->hz = 100;
@@ -292,6 +311,8 @@ bool sl_acct_sample(struct sl_acct *a, bool force)
 		a->over_mem = true;
 	if (a->cpu_limit_us && a->cpu_us >= a->cpu_limit_us)
 		a->over_cpu = true;
+	if (a->fsize_limit && w->xfsz)
+		a->over_fsize = true;
 	/* The next sample: the interval grows while the run holds less than
 	 * half its memory limit (from 10 to 50 ms: what it costs us is
 	 * measured in supervisor_cpu_ms), and is never longer than half the
@@ -307,7 +328,7 @@ bool sl_acct_sample(struct sl_acct *a, bool force)
 			step = left < 1000 ? 1000 : left;
 	}
 	a->next_us = now + step;
-	return a->over_cpu || a->over_mem;
+	return a->over_cpu || a->over_mem || a->over_fsize;
 }
 
 void sl_acct_finish(struct sl_acct *a, struct sandlock_result *res)

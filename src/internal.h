@@ -52,6 +52,33 @@ enum sl_fd_mode {
 	SL_FD_PRIVATE,           /* both refused: no shared table, no listener */
 };
 
+/* One of the supervisor's copies of a standard stream (relay.c): from the
+ * program's pipe to the grader's output, or from a terminal on the
+ * grader's stdin to the program's.  Never blocks. */
+struct sl_relay {
+	int from, to;            /* -1 once closed */
+	bool to_socket;          /* sent with MSG_DONTWAIT | MSG_NOSIGNAL */
+	bool feeds_program;      /* stdin: the end of the source closes the sink */
+	bool capped;             /* --max-output reached: nothing more is read */
+	uint64_t *count;         /* bytes that went through, or NULL */
+	char *buf;
+	size_t len, off;         /* bytes waiting for the destination */
+};
+/* fd moved to 3 or above (the child dup2s its stdio over 0..2), or -1. */
+int sl_fd_above_stdio(int fd);
+/* A description of fd of our own, opened non-blocking for access where fd
+ * is a pipe or a terminal (a dup of fd otherwise); -1 on error. */
+int sl_relay_reopen(int fd, int access);
+int sl_relay_init(struct sl_relay *r, int from, int to, bool feeds_program);
+/* The descriptor to poll and for what (0: nothing to wait for). */
+short sl_relay_events(const struct sl_relay *r, int *fd);
+/* Copy what can be copied now; false once the cap (over every relay that
+ * shares total) is passed. */
+bool sl_relay_move(struct sl_relay *r, uint64_t cap, uint64_t *total);
+/* After the run: copy what its pipe still holds, then close. */
+void sl_relay_finish(struct sl_relay *r, uint64_t cap, uint64_t *total, bool *over);
+void sl_relay_close(struct sl_relay *r);
+
 /* Everything a run needs, prepared by the supervisor before the child is
  * created, so that the child (which shares the supervisor's memory until it
  * calls exec) only makes system calls. */
@@ -97,8 +124,7 @@ struct sl_run {
 	uid_t uid; gid_t gid;
 	int uid_lock;            /* --uid-pool: the lock held on our uid, -1 */
 	int stdio[3];            /* descriptors to become 0, 1, 2 (-1: keep) */
-	int relay_in[2];         /* supervisor's ends of stdout/stderr pipes */
-	int relay_out[2];        /* where relayed output goes */
+	struct sl_relay relay[3]; /* the supervisor's copies of 0, 1, 2 */
 
 	/* namespaces (filled by namespaces.c) */
 	int clone_ns_flags;
@@ -219,6 +245,7 @@ struct sl_acct {
 	bool in_pidns;
 	bool active, probed;
 	bool over_cpu, over_mem;
+	bool fsize_limit, over_fsize; /* a blocked SIGXFSZ seen pending */
 	uint64_t cpu_us;         /* the highest total seen */
 	uint64_t peak_kb;        /* the most held at once */
 	uint64_t samples;

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -161,6 +162,77 @@ static bool under_usr(const char *path)
 	return (!strncmp(buf, "usr/", 4) || !strncmp(buf, "/usr/", 5)) && !strstr(buf, "..");
 }
 
+/* Is path (length len) hidden, or a directory on the way to a hidden one? */
+static bool hidden_entry(const char *path, const char *const *hidden, bool terminals)
+{
+	for (const char *const *h = hidden; *h; h++)
+		if (!strcmp(path, *h))
+			return true;
+	const char *n = path + 5;
+	return terminals && !strncmp(path, "/dev/", 5) &&
+	       (!strcmp(n, "pts") || !strncmp(n, "tty", 3) || !strncmp(n, "vcs", 3) ||
+		!strcmp(n, "console"));
+}
+
+static bool on_the_way(const char *path, const char *const *hidden, bool terminals)
+{
+	size_t len = strlen(path);
+	for (const char *const *h = hidden; *h; h++)
+		if (!strncmp(*h, path, len) && (*h)[len] == '/' && len > 0)
+			return true;
+	return terminals && !strcmp(path, "/dev");
+}
+
+/*
+ * Every path with every right but the hidden ones: each directory on the
+ * way to a hidden path is listed, and each of its entries that is neither
+ * hidden nor on the way gets a rule.  (What is created later in those
+ * directories is not allowed; a link's target has an entry of its own.)
+ * The listed directories themselves may be listed by the program when
+ * list_ways is set.
+ */
+static int allow_all_but(struct sl_run *run, int ruleset, uint64_t h, const char *dir,
+			 const char *const *hidden, bool terminals, bool list_ways)
+{
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		return -1;
+	if (list_ways && add_rule(ruleset, dfd, h & LANDLOCK_ACCESS_FS_READ_DIR) != 0) {
+		close(dfd);
+		return -1;
+	}
+	char buf[8192];
+	long n;
+	int r = 0;
+	while (!r && (n = syscall(SYS_getdents64, dfd, buf, sizeof(buf))) > 0) {
+		for (long off = 0; off < n && !r;) {
+			struct { uint64_t ino; int64_t o; unsigned short reclen;
+				 unsigned char type; char name[]; } *d = (void *)(buf + off);
+			off += d->reclen;
+			if (d->type == DT_LNK || !strcmp(d->name, ".") || !strcmp(d->name, ".."))
+				continue;
+			char path[4096];
+			if (snprintf(path, sizeof(path), "%s/%s", strcmp(dir, "/") ? dir : "",
+				     d->name) >= (int)sizeof(path))
+				continue;
+			if (hidden_entry(path, hidden, terminals))
+				continue;
+			if (d->type == DT_DIR && on_the_way(path, hidden, terminals)) {
+				r = allow_all_but(run, ruleset, h, path, hidden, terminals, list_ways);
+				continue;
+			}
+			/* no pid namespace here: /proc is ours too */
+			int efd = openat(dfd, d->name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+			if (efd < 0)
+				continue;
+			r = add_rule(ruleset, efd, h);
+			keep_fd(run, efd);
+		}
+	}
+	close(dfd);
+	return r;
+}
+
 /*
  * --isolate-tmp for an unprivileged caller rests on a mount namespace (a
  * fresh /tmp): the scratch directories of other runs are the same uid's.
@@ -168,10 +240,9 @@ static bool under_usr(const char *path)
  * gives the same view: every path is allowed except what lies in the
  * scratch directory's parent (/tmp), where only the run's own directory
  * and the paths the caller handed over (as bound back in a fresh /tmp) are.
- * Each directory on the way to the parent is listed, and each of its
- * entries but the next step gets a rule with every right.
+ * The terminals go too when they must (see hide_terminals).
  */
-static int hide_scratch_parent(struct sl_run *run, int ruleset, uint64_t h)
+static int hide_scratch_parent(struct sl_run *run, int ruleset, uint64_t h, bool terminals)
 {
 	char parent[4096];
 	if (!realpath(run->tmp_dir, parent))
@@ -180,50 +251,49 @@ static int hide_scratch_parent(struct sl_run *run, int ruleset, uint64_t h)
 	if (!slash || slash == parent)
 		return -1; /* a scratch directory right under / is not hidden */
 	*slash = 0;
-	size_t plen = strlen(parent);
-	/* levels: "/", "/a", ... up to the parent's own parent */
-	for (size_t lvl = 0; lvl < plen;) {
-		size_t next = lvl + 1;
-		while (next < plen && parent[next] != '/')
-			next++;
-		char level[4096];
-		memcpy(level, parent, lvl ? lvl : 1);
-		level[lvl ? lvl : 1] = 0;
-		const char *step = parent + lvl + 1;
-		size_t step_len = next - lvl - 1;
-		int dfd = open(level, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (dfd < 0)
-			return -1;
-		char buf[8192];
-		long n;
-		while ((n = syscall(SYS_getdents64, dfd, buf, sizeof(buf))) > 0) {
-			for (long off = 0; off < n;) {
-				struct { uint64_t ino; int64_t o; unsigned short reclen;
-					 unsigned char type; char name[]; } *d = (void *)(buf + off);
-				off += d->reclen;
-				/* a link's target has an entry of its own (or is hidden) */
-				if (d->type == DT_LNK || !strcmp(d->name, ".") || !strcmp(d->name, "..") ||
-				    (strlen(d->name) == step_len && !strncmp(d->name, step, step_len)))
-					continue;
-				/* no pid namespace here: /proc is ours too */
-				int efd = openat(dfd, d->name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-				if (efd < 0)
-					continue;
-				int r = add_rule(ruleset, efd, h);
-				keep_fd(run, efd);
-				if (r != 0) {
-					close(dfd);
-					return -1;
-				}
-			}
-		}
-		close(dfd);
-		lvl = next;
-	}
-	int r = add_path(run, ruleset, run->tmp_dir, h, h, true);
+	const char *hidden[] = { parent, NULL };
+	int r = allow_all_but(run, ruleset, h, "/", hidden, terminals, false);
+	if (!r)
+		r = add_path(run, ruleset, run->tmp_dir, h, h, true);
 	for (int i = 0; i < run->n_keep && !r; i++)
 		r = add_path(run, ruleset, run->keep[i], h, h, false);
 	return r;
+}
+
+/*
+ * Terminals by name.  The program never holds a descriptor of the
+ * grader's terminal (relay.c), and in a mount namespace it has a devpts of
+ * its own; without one, a program that may open a terminal under /dev/pts
+ * (its uid's own, as in an ordinary user's run, or one open to all) could
+ * open the grader's by name.  Then, where there is Landlock, every path
+ * but the terminals is allowed.  Probed per run: a grader without a
+ * terminal of its own (a server, a container, CI) pays nothing.
+ */
+static bool terminals_reachable(const struct sl_run *run)
+{
+	if (run->mount_proc) /* a mount namespace: a devpts of its own */
+		return false;
+	uid_t uid = run->drop_privs ? run->uid : geteuid();
+	int dfd = open("/dev/pts", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		return false;
+	char buf[4096];
+	long n;
+	bool found = false;
+	while (!found && (n = syscall(SYS_getdents64, dfd, buf, sizeof(buf))) > 0) {
+		for (long off = 0; off < n && !found;) {
+			struct { uint64_t ino; int64_t o; unsigned short reclen;
+				 unsigned char type; char name[]; } *d = (void *)(buf + off);
+			off += d->reclen;
+			struct stat st;
+			if (d->type != DT_CHR || !strcmp(d->name, "ptmx") ||
+			    fstatat(dfd, d->name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+				continue;
+			found = st.st_uid == uid || (st.st_mode & (S_IROTH | S_IWOTH));
+		}
+	}
+	close(dfd);
+	return found;
 }
 
 int sl_landlock_prepare(struct sl_run *run, const struct sandlock_features *f,
@@ -234,6 +304,7 @@ int sl_landlock_prepare(struct sl_run *run, const struct sandlock_features *f,
 	bool want_fs = p->landlock || p->strict || p->ro.n || p->rw.n;
 	bool hide = run->hide_scratch && !want_fs && run->tmp_dir;
 	run->landlock_fd = -1;
+	bool terminals = !want_fs && abi >= 1 && terminals_reachable(run);
 	if ((want_fs || (p->require & SANDLOCK_LAYER_LANDLOCK)) && abi < 1) {
 		int i = 4; /* SANDLOCK_LAYER_LANDLOCK's bit */
 		sl_seterr(res, "%s: landlock is %s on this host (%s); %s",
@@ -258,7 +329,7 @@ int sl_landlock_prepare(struct sl_run *run, const struct sandlock_features *f,
 	 * only device nodes (mknod is blocked anyway): a domain alone keeps
 	 * /proc/<pid>/{environ,maps,mem} and ptrace of every process outside
 	 * it out of reach, even one running as the same uid. */
-	attr.handled_access_fs = want_fs || hide ? fs_rights(abi)
+	attr.handled_access_fs = want_fs || hide || terminals ? fs_rights(abi)
 				 : LANDLOCK_ACCESS_FS_MAKE_CHAR | LANDLOCK_ACCESS_FS_MAKE_BLOCK;
 	if (abi >= 4) {
 		size = 2 * sizeof(uint64_t);
@@ -318,9 +389,15 @@ int sl_landlock_prepare(struct sl_run *run, const struct sandlock_features *f,
 			return SANDLOCK_ESETUP;
 		}
 	}
-	if (hide && hide_scratch_parent(run, fd, attr.handled_access_fs) != 0) {
+	if (hide && hide_scratch_parent(run, fd, attr.handled_access_fs, terminals) != 0) {
 		sl_seterr(res, "isolate-tmp: cannot hide the other scratch directories: %s",
 			  strerror(errno));
+		close(fd);
+		return SANDLOCK_ESETUP;
+	}
+	static const char *const none[] = { NULL };
+	if (!hide && terminals && allow_all_but(run, fd, h, "/", none, true, true) != 0) {
+		sl_seterr(res, "landlock: cannot hide the terminals: %s", strerror(errno));
 		close(fd);
 		return SANDLOCK_ESETUP;
 	}

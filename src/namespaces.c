@@ -280,6 +280,18 @@ SL_CHILD int sl_namespaces_apply(const struct sl_run *run)
 	if (run->mount_proc &&
 	    mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) != 0)
 		return -1;
+	/* Terminals of our own: a program of the grader's own uid could
+	 * otherwise open the grader's terminal by its name under /dev/pts
+	 * (see relay.c for why it must not hold one).  Best effort: where
+	 * the host refuses a devpts of our own, an empty directory hides
+	 * them, and where both are refused the program has what it would
+	 * have without a mount namespace. */
+	struct stat pts;
+	if (stat("/dev/pts", &pts) == 0 && S_ISDIR(pts.st_mode) &&
+	    mount("devpts", "/dev/pts", "devpts", MS_NOSUID | MS_NOEXEC,
+		  "newinstance,ptmxmode=0666,mode=0620") != 0)
+		mount("tmpfs", "/dev/pts", "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC | MS_RDONLY,
+		      "size=0,mode=0755");
 	if (run->mount_tmp) {
 		int kfd[SL_MAX_KEEP];
 		for (int i = 0; i < run->n_keep; i++)

@@ -11,8 +11,12 @@
  * root may enter, and the next run renames it to its own random name and
  * gives it to its program.  Only when no descriptor of the directory can
  * have left the run: with --no-network (no socket to pass one through) and a
- * Landlock domain (no reaching into another run's /proc/<pid>/fd); else
- * a fresh directory, removed at the end.
+ * Landlock domain (no reaching into another run's /proc/<pid>/fd); and
+ * only when each run has a uid of its own (--uid-pool), since a concurrent
+ * run of the same uid that learnt the name (the program can tell it to
+ * anyone through a file) could open the directory, keep the descriptor,
+ * and fill it once parked, for the next run to find.  Else a fresh
+ * directory, removed at the end.
  */
 #include "internal.h"
 
@@ -23,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/ioctl.h>
 #include <sys/random.h>
 #include <sys/xattr.h>
@@ -218,7 +223,7 @@ int sl_scratch_create(struct sl_run *run, const struct sandlock_features *f,
 			run->tmp_parent = dir; /* ours alone: removed at the end */
 		}
 		char *inner = random_name(dir);
-		run->tmp_recycle = !run->tmp_parent && run->p->no_network &&
+		run->tmp_recycle = !run->tmp_parent && run->p->no_network && run->p->uid_pool_first &&
 				   f->landlock_abi >= 1 && spare_dir(dir);
 		long long *gen = run->tmp_recycle ? &run->tmp_gen : NULL;
 		bool claimed = inner && gen && claim_spare(dir, inner, run->uid, run->gid, gen);
@@ -247,36 +252,136 @@ int sl_scratch_create(struct sl_run *run, const struct sandlock_features *f,
 	return 0;
 }
 
-/* Remove the contents of the directory open at dfd, depth first, without
- * following symlinks (unlinkat removes the link, not its target).  Closes
- * dfd; true when all of it is gone. */
-static bool remove_tree(int dfd, int depth)
+/*
+ * Remove the contents of the directory open at dfd, however deep, without
+ * following a link (unlinkat removes the link, not its target) and with a
+ * bounded number of descriptors: one directory is open at a time.  Going
+ * back up is through "..", checked against the device and inode noted on
+ * the way down, so that a directory moved away meanwhile (a concurrent run
+ * of the same uid) is left, not followed out of the tree.  A directory that
+ * cannot be emptied is noted and not entered again.  Closes dfd; true when
+ * all of it is gone.
+ */
+struct tree_level {
+	dev_t dev;
+	ino_t ino;
+	char *name;              /* the child we went into */
+};
+
+static bool seen(const struct stat *bad, size_t n, const struct stat *st)
 {
-	DIR *d = fdopendir(dfd);
-	if (!d) {
-		close(dfd);
-		return false;
-	}
+	for (size_t i = 0; i < n; i++)
+		if (bad[i].st_dev == st->st_dev && bad[i].st_ino == st->st_ino)
+			return true;
+	return false;
+}
+
+static bool remove_tree(int dfd)
+{
+	struct tree_level *up = NULL;
+	struct stat *bad = NULL;
+	size_t depth = 0, cap = 0, nbad = 0;
 	bool all = true;
-	struct dirent *e;
-	while ((e = readdir(d))) {
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		if (unlinkat(dirfd(d), e->d_name, 0) == 0)
-			continue;
-		if (depth < 256) {
-			int sub = openat(dirfd(d), e->d_name,
-					 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-			if (sub >= 0) {
-				/* a directory the program made unreadable */
-				fchmod(sub, 0700);
-				remove_tree(sub, depth + 1);
+	int fd = dfd;
+	while (fd >= 0) {
+		char buf[8192];
+		long n;
+		char *into = NULL;
+		lseek(fd, 0, SEEK_SET);
+		while (!into && (n = syscall(SYS_getdents64, fd, buf, sizeof(buf))) > 0) {
+			for (long off = 0; off < n && !into;) {
+				struct { uint64_t ino; int64_t o; unsigned short reclen;
+					 unsigned char type; char name[]; } *e = (void *)(buf + off);
+				off += e->reclen;
+				if (!strcmp(e->name, ".") || !strcmp(e->name, ".."))
+					continue;
+				if (unlinkat(fd, e->name, 0) == 0 ||
+				    unlinkat(fd, e->name, AT_REMOVEDIR) == 0)
+					continue;
+				struct stat st;
+				if (fstatat(fd, e->name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+				    !S_ISDIR(st.st_mode) || seen(bad, nbad, &st)) {
+					all = false;
+					continue;
+				}
+				into = strdup(e->name);
 			}
 		}
-		if (unlinkat(dirfd(d), e->d_name, AT_REMOVEDIR) != 0)
+		struct stat here;
+		if (fstat(fd, &here) != 0) {
+			free(into);
+			break;
+		}
+		if (into) {
+			int sub = openat(fd, into, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			if (sub < 0) {
+				/* a directory the program made unreadable */
+				fchmodat(fd, into, 0700, 0);
+				sub = openat(fd, into, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			}
+			struct stat st;
+			if (sub < 0 || fstat(sub, &st) != 0) {
+				if (sub >= 0)
+					close(sub);
+				if (fstatat(fd, into, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+					struct stat *nb = realloc(bad, (nbad + 1) * sizeof(*bad));
+					if (nb)
+						(bad = nb)[nbad++] = st;
+					else
+						break;
+				}
+				free(into);
+				all = false;
+				continue;
+			}
+			fchmod(sub, 0700);
+			if (depth == cap) {
+				size_t nc = cap ? 2 * cap : 16;
+				struct tree_level *nu = realloc(up, nc * sizeof(*up));
+				if (!nu) {
+					close(sub);
+					free(into);
+					break;
+				}
+				up = nu;
+				cap = nc;
+			}
+			up[depth++] = (struct tree_level){ here.st_dev, here.st_ino, into };
+			close(fd);
+			fd = sub;
+			continue;
+		}
+		/* this directory is as empty as it gets: back up */
+		if (depth == 0)
+			break;
+		struct tree_level *lv = &up[--depth];
+		int parent = openat(fd, "..", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		struct stat pst;
+		if (parent < 0 || fstat(parent, &pst) != 0 || pst.st_dev != lv->dev ||
+		    pst.st_ino != lv->ino) {
+			/* moved away from under us: stop here */
+			if (parent >= 0)
+				close(parent);
+			free(lv->name);
 			all = false;
+			break;
+		}
+		close(fd);
+		fd = parent;
+		if (unlinkat(fd, lv->name, AT_REMOVEDIR) != 0) {
+			struct stat *nb = realloc(bad, (nbad + 1) * sizeof(*bad));
+			if (nb)
+				(bad = nb)[nbad++] = here;
+			all = false;
+		}
+		free(lv->name);
 	}
-	closedir(d);
+	if (fd >= 0)
+		close(fd);
+	while (depth > 0)
+		free(up[--depth].name);
+	free(up);
+	free(bad);
 	return all;
 }
 
@@ -293,7 +398,7 @@ void sl_scratch_remove(struct sl_run *run)
 			fchmod(fd, 0700);
 		/* only an empty directory is parked */
 		int keep = run->tmp_recycle ? dup(fd) : -1;
-		parked = remove_tree(fd, 0) && keep >= 0 && park(run->tmp_dir, keep, run->tmp_gen);
+		parked = remove_tree(fd) && keep >= 0 && park(run->tmp_dir, keep, run->tmp_gen);
 		if (keep >= 0)
 			close(keep);
 	}

@@ -435,8 +435,15 @@ static int argument_rules(scmp_filter_ctx c)
 		{ 0x8902 /* SIOCSPGRP */, SCMP_ACT_ERRNO(EPERM) },
 	};
 	r |= allow_all_but(c, "ioctl", 1, 32, ioctls, 4);
-	const struct refused fcntls[] = { { F_SETOWN, EPERM_ }, { F_SETOWN_EX, EPERM_ } };
-	r |= allow_all_but(c, "fcntl", 1, 11, fcntls, 2);
+	/* ... and learning of the grader's file activity: a directory
+	 * watch (dnotify, the inotify of old: a signal on every change
+	 * there) or a lease (a signal when another process opens the
+	 * file).  Locks stay: programs (SQLite) need them on their files. */
+	const struct refused fcntls[] = {
+		{ F_SETOWN, EPERM_ }, { F_SETOWN_EX, EPERM_ },
+		{ F_NOTIFY, EPERM_ }, { F_SETLEASE, EPERM_ },
+	};
+	r |= allow_all_but(c, "fcntl", 1, 11, fcntls, 4);
 	/* Rewriting our memory map's description; inviting a tracer. */
 	/* ... and clearing the parent-death signal, which would let the
 	 * program outlive a killed sandbox. */

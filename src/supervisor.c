@@ -23,12 +23,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-struct relay {
-	int in;        /* read end, -1 when done */
-	int out;       /* where the bytes go */
-	uint64_t *count;
-};
-
 static void close_fd(int *fd)
 {
 	if (*fd >= 0)
@@ -48,16 +42,6 @@ static bool same_file(int fd, const char *path)
 	struct stat a, b;
 	return fstat(fd, &a) == 0 && lstat(path, &b) == 0 && S_ISREG(a.st_mode) &&
 	       a.st_dev == b.st_dev && a.st_ino == b.st_ino;
-}
-
-/* Keep a descriptor the child will dup2 away from 0..2. */
-static int high_fd(int fd)
-{
-	if (fd < 0 || fd > 2)
-		return fd;
-	int h = fcntl(fd, F_DUPFD_CLOEXEC, 3);
-	close(fd);
-	return h;
 }
 
 static void add_rusage(struct sandlock_result *r, const struct rusage *ru)
@@ -88,42 +72,6 @@ static void kill_tree(pid_t pgid, struct sandlock_result *res)
 	}
 }
 
-/* Relay what is readable; returns false once the cap is passed. */
-static bool relay_once(struct relay *r, uint64_t cap, uint64_t *total, bool *eof)
-{
-	char buf[65536];
-	*eof = false;
-	for (;;) {
-		ssize_t n = read(r->in, buf, sizeof(buf));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return true; /* EAGAIN */
-		if (n == 0) {
-			*eof = true;
-			return true;
-		}
-		size_t keep = (size_t)n;
-		bool over = false;
-		if (cap && *total + keep > cap) {
-			keep = cap - *total;
-			over = true;
-		}
-		for (size_t off = 0; off < keep;) {
-			ssize_t w = write(r->out, buf + off, keep - off);
-			if (w < 0 && errno == EINTR)
-				continue;
-			if (w <= 0)
-				break; /* the reader went away: drop the rest */
-			off += (size_t)w;
-		}
-		*total += keep;
-		*r->count += keep;
-		if (over)
-			return false;
-	}
-}
-
 static bool crash_signal(int sig)
 {
 	return sig == SIGSEGV || sig == SIGBUS || sig == SIGFPE || sig == SIGILL ||
@@ -134,6 +82,7 @@ static bool crash_signal(int sig)
 struct ending {
 	bool violated, timed_out, over_output, cancelled;
 	bool over_cpu, over_mem;  /* the whole run passed --cpu / --mem */
+	bool over_fsize;          /* a write past --fsize, SIGXFSZ blocked */
 	bool mem_refused;         /* a large allocation was refused */
 	bool kernel_kills_violations;
 	uint64_t floor_kb;        /* our own peak before exec */
@@ -178,8 +127,9 @@ static void judge(const struct sandlock_policy *p, struct sandlock_result *r, in
 		r->status = 128 + SIGXCPU; /* whatever killed it */
 	} else if (e->over_mem) {
 		r->verdict = SANDLOCK_MEMORY_LIMIT;
-	} else if (r->signal == SIGXFSZ && p->fsize_mb) {
+	} else if ((r->signal == SIGXFSZ || e->over_fsize) && p->fsize_mb) {
 		r->verdict = SANDLOCK_FILE_SIZE_LIMIT;
+		r->status = 128 + SIGXFSZ; /* whatever killed it */
 	} else if (r->signal == SIGSYS && e->kernel_kills_violations) {
 		r->verdict = SANDLOCK_SYSCALL_BLOCKED;
 	} else if (failed && mem_kb &&
@@ -225,28 +175,41 @@ static int prepare_stdio(const struct sandlock_policy *p, struct sl_run *run,
 				sl_seterr(res, "cannot open %s: %s", paths[i], strerror(errno));
 				return SANDLOCK_ESETUP;
 			}
-			run->stdio[i] = high_fd(fd);
+			run->stdio[i] = sl_fd_above_stdio(fd);
 		} else if (fds[i] >= 0) {
 			run->stdio[i] = fcntl(fds[i], F_DUPFD_CLOEXEC, 3);
 		}
 	}
-	/* With an output cap the supervisor sits between the program and
-	 * wherever its output goes. */
-	for (int i = 0; i < 2; i++)
-		run->relay_in[i] = run->relay_out[i] = -1;
-	if (!p->max_output)
-		return 0;
-	for (int i = 0; i < 2; i++) {
+	/* The supervisor sits between the program and the grader's terminal
+	 * (see relay.c), and between the program and wherever its output
+	 * goes under an output cap. */
+	for (int i = 0; i < 3; i++) {
+		int grader = run->stdio[i] >= 0 ? run->stdio[i] : i;
+		if (!isatty(grader) && (i == 0 || !p->max_output))
+			continue;
 		int pp[2];
 		if (pipe2(pp, O_CLOEXEC) != 0) {
 			sl_seterr(res, "pipe: %s", strerror(errno));
 			return SANDLOCK_ESYSTEM;
 		}
-		run->relay_in[i] = high_fd(pp[0]);
-		fcntl(run->relay_in[i], F_SETFL, O_NONBLOCK);
-		run->relay_out[i] = run->stdio[i + 1] >= 0 ? run->stdio[i + 1]
-				    : fcntl(i + 1, F_DUPFD_CLOEXEC, 3);
-		run->stdio[i + 1] = high_fd(pp[1]);
+		pp[0] = sl_fd_above_stdio(pp[0]);
+		pp[1] = sl_fd_above_stdio(pp[1]);
+		int mine = sl_relay_reopen(grader, i == 0 ? O_RDONLY : O_WRONLY);
+		int from = i == 0 ? mine : pp[0], to = i == 0 ? pp[1] : mine;
+		if (mine < 0 || sl_relay_init(&run->relay[i], from, to, i == 0) != 0) {
+			int e = errno;
+			close(pp[0]);
+			close(pp[1]);
+			if (mine >= 0)
+				close(mine);
+			free(run->relay[i].buf);
+			run->relay[i] = (struct sl_relay){ .from = -1, .to = -1 };
+			sl_seterr(res, "standard stream %d: %s", i, strerror(e));
+			return SANDLOCK_ESYSTEM;
+		}
+		fcntl(i == 0 ? to : from, F_SETFL, O_NONBLOCK); /* our own pipe end */
+		close_fd(&run->stdio[i]);
+		run->stdio[i] = i == 0 ? pp[0] : pp[1];
 	}
 	return 0;
 }
@@ -255,10 +218,8 @@ static void release_run(struct sl_run *run)
 {
 	for (int i = 0; i < 3; i++)
 		close_fd(&run->stdio[i]);
-	for (int i = 0; i < 2; i++) {
-		close_fd(&run->relay_in[i]);
-		close_fd(&run->relay_out[i]);
-	}
+	for (int i = 0; i < 3; i++)
+		sl_relay_close(&run->relay[i]);
 	close_fd(&run->landlock_fd);
 	sl_landlock_close_paths(run);
 	sl_environ_free(run->envp);
@@ -414,31 +375,32 @@ static pid_t spawn_with_fallbacks(struct sl_run *run, const struct sandlock_feat
 		if ((*err = sl_seccomp_prepare(run, f, res)))
 			return -1;
 		/* an unprivileged run's scratch directory was hidden by its
-		 * fresh /tmp: Landlock hides the others instead, or the layer
-		 * is not there */
-		if (p->isolate_tmp && geteuid() != 0 && run->tmp_dir) {
-			if (f->landlock_abi < 1) {
-				res->layers &= ~SANDLOCK_LAYER_ISOLATE_TMP;
-				run->ns_dropped |= SANDLOCK_LAYER_ISOLATE_TMP;
-				if (p->require & SANDLOCK_LAYER_ISOLATE_TMP) {
-					sl_seterr(res, "required layer isolate_tmp needs a mount namespace "
-						       "or Landlock to hide other runs' directories; "
-						       "this host refuses both");
-					*err = SANDLOCK_ENOSYS;
-					return -1;
-				}
-			} else if (!(p->landlock || p->strict || p->ro.n || p->rw.n)) {
-				sl_landlock_close_paths(run);
-				if (run->landlock_fd >= 0)
-					close(run->landlock_fd);
-				run->landlock_fd = -1;
-				res->layers &= ~(SANDLOCK_LAYER_LANDLOCK_NET | SANDLOCK_LAYER_LANDLOCK_SCOPE);
-				run->n_proc_rules = 0;
-				run->hide_scratch = true;
-				sl_namespaces_keep_paths(run);
-				if ((*err = sl_landlock_prepare(run, f, res)))
-					return -1;
+		 * fresh /tmp, and its terminals by a devpts of its own:
+		 * Landlock hides them instead (a ruleset made again for a
+		 * run without namespaces), or the layer is not there */
+		bool hide_tmp = p->isolate_tmp && geteuid() != 0 && run->tmp_dir;
+		if (hide_tmp && f->landlock_abi < 1) {
+			res->layers &= ~SANDLOCK_LAYER_ISOLATE_TMP;
+			run->ns_dropped |= SANDLOCK_LAYER_ISOLATE_TMP;
+			if (p->require & SANDLOCK_LAYER_ISOLATE_TMP) {
+				sl_seterr(res, "required layer isolate_tmp needs a mount namespace "
+					       "or Landlock to hide other runs' directories; "
+					       "this host refuses both");
+				*err = SANDLOCK_ENOSYS;
+				return -1;
 			}
+		} else if (f->landlock_abi >= 1 && !(p->landlock || p->strict || p->ro.n || p->rw.n)) {
+			sl_landlock_close_paths(run);
+			if (run->landlock_fd >= 0)
+				close(run->landlock_fd);
+			run->landlock_fd = -1;
+			res->layers &= ~(SANDLOCK_LAYER_LANDLOCK_NET | SANDLOCK_LAYER_LANDLOCK_SCOPE);
+			run->n_proc_rules = 0;
+			run->hide_scratch = hide_tmp;
+			if (hide_tmp)
+				sl_namespaces_keep_paths(run);
+			if ((*err = sl_landlock_prepare(run, f, res)))
+				return -1;
 		}
 	}
 	return -1;
@@ -459,10 +421,9 @@ static int wait_loop(const struct sandlock_policy *p, struct sl_run *run, pid_t 
 			return SANDLOCK_ESYSTEM;
 		}
 	}
-	struct relay rel[2] = {
-		{ run->relay_in[0], run->relay_out[0], &res->stdout_bytes },
-		{ run->relay_in[1], run->relay_out[1], &res->stderr_bytes },
-	};
+	struct sl_relay *rel = run->relay;
+	rel[1].count = &res->stdout_bytes;
+	rel[2].count = &res->stderr_bytes;
 	uint64_t total = 0;
 	struct ending e = { .floor_kb = run->floor_kb };
 	bool violated = false, timed_out = false, over = false, cancelled = false;
@@ -474,14 +435,17 @@ static int wait_loop(const struct sandlock_policy *p, struct sl_run *run, pid_t 
 	struct rusage ru;
 
 	while (!exited) {
-		struct pollfd pf[6];
-		int n = 0, ipid = -1, itimer = -1, ilisten = -1, icancel = -1, irel[2] = { -1, -1 };
+		struct pollfd pf[7];
+		int n = 0, ipid = -1, itimer = -1, ilisten = -1, icancel = -1, irel[3] = { -1, -1, -1 };
 		if (pidfd >= 0) { ipid = n; pf[n++] = (struct pollfd){ pidfd, POLLIN, 0 }; }
 		if (tfd >= 0) { itimer = n; pf[n++] = (struct pollfd){ tfd, POLLIN, 0 }; }
 		if (listener >= 0) { ilisten = n; pf[n++] = (struct pollfd){ listener, POLLIN, 0 }; }
 		if (p->cancel_fd >= 0) { icancel = n; pf[n++] = (struct pollfd){ p->cancel_fd, POLLIN, 0 }; }
-		for (int i = 0; i < 2; i++)
-			if (rel[i].in >= 0) { irel[i] = n; pf[n++] = (struct pollfd){ rel[i].in, POLLIN, 0 }; }
+		for (int i = 0; i < 3; i++) {
+			int fd;
+			short ev = sl_relay_events(&rel[i], &fd);
+			if (ev) { irel[i] = n; pf[n++] = (struct pollfd){ fd, ev, 0 }; }
+		}
 		int wait_ms = pidfd >= 0 ? -1 : 10, sample_ms = sl_acct_timeout_ms(&acct);
 		if (sample_ms >= 0 && (wait_ms < 0 || sample_ms < wait_ms))
 			wait_ms = sample_ms;
@@ -513,16 +477,13 @@ static int wait_loop(const struct sandlock_policy *p, struct sl_run *run, pid_t 
 			cancelled = true;
 			stop = true;
 		}
-		for (int i = 0; i < 2; i++) {
-			if (irel[i] < 0 || !(pf[irel[i]].revents & (POLLIN | POLLHUP | POLLERR)))
+		for (int i = 0; i < 3; i++) {
+			if (irel[i] < 0 || !pf[irel[i]].revents)
 				continue;
-			bool eof;
-			if (!relay_once(&rel[i], p->max_output, &total, &eof)) {
+			if (!sl_relay_move(&rel[i], i ? p->max_output : 0, i ? &total : NULL)) {
 				over = true;
 				stop = true;
 			}
-			if (eof)
-				close_fd(&rel[i].in);
 		}
 		if (!stop && sl_acct_sample(&acct, false))
 			stop = true; /* over --cpu or --mem, the whole run */
@@ -555,18 +516,8 @@ static int wait_loop(const struct sandlock_policy *p, struct sl_run *run, pid_t 
 	/* Whatever is left (grandchildren, processes that left their work
 	 * running) dies now, then the pipes drain to EOF. */
 	kill_tree(pid, res);
-	for (int i = 0; i < 2; i++) {
-		while (rel[i].in >= 0 && !over) {
-			bool eof;
-			int fl = fcntl(rel[i].in, F_GETFL);
-			fcntl(rel[i].in, F_SETFL, fl & ~O_NONBLOCK);
-			if (!relay_once(&rel[i], p->max_output, &total, &eof))
-				over = true;
-			if (eof)
-				close_fd(&rel[i].in);
-		}
-		run->relay_in[i] = rel[i].in;
-	}
+	for (int i = 0; i < 3; i++)
+		sl_relay_finish(&rel[i], i ? p->max_output : 0, i ? &total : NULL, &over);
 	close_fd(&tfd);
 	sl_acct_finish(&acct, res);
 	e.violated = violated;
@@ -575,6 +526,7 @@ static int wait_loop(const struct sandlock_policy *p, struct sl_run *run, pid_t 
 	e.cancelled = cancelled;
 	e.over_cpu = acct.over_cpu;
 	e.over_mem = acct.over_mem;
+	e.over_fsize = acct.over_fsize;
 	e.mem_refused = nstate.mem_refused;
 	e.kernel_kills_violations = run->use_seccomp && !run->want_listener &&
 				    p->violation == SANDLOCK_VIOLATION_KILL;
@@ -603,8 +555,8 @@ int sandlock_run(const struct sandlock_policy *p, char *const argv[],
 	run.listener_fd = -1;
 	for (int i = 0; i < 3; i++)
 		run.stdio[i] = -1;
-	for (int i = 0; i < 2; i++)
-		run.relay_in[i] = run.relay_out[i] = -1;
+	for (int i = 0; i < 3; i++)
+		run.relay[i] = (struct sl_relay){ .from = -1, .to = -1 };
 	run.supervisor_pid = getpid();
 	run.workdir = p->workdir;
 	run.drop_privs = geteuid() == 0;

@@ -116,6 +116,23 @@ verdict "100 MB under --mem 256" ok 0 $ORIG -- "$P/alloc" 100
 mkdir -p "$WORK/w"; chmod 777 "$WORK/w"
 verdict "file size limit" file_size_limit 153 --fsize 1 --workdir "$WORK/w" -- $PY -c 'open("big", "wb").write(b"x" * 3000000)'
 rm -f "$WORK/w/big"
+# SIGXFSZ blocked: the write fails with EFBIG and the program goes on (it
+# would exit 0); the signal waits, pending, where the supervisor sees it
+XFSZ_BLOCKED='import signal, time
+signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGXFSZ])
+try:
+    open("big", "wb").write(b"x" * 3000000)
+except OSError as e:
+    print("write failed:", e)
+time.sleep(0.3)'
+bare_out=$(cd "$WORK/w" && (ulimit -f 1024; $PY -c "$XFSZ_BLOCKED") 2>&1); bare_st=$?
+if [ $bare_st = 0 ] && [[ "$bare_out" == *"write failed"* ]]; then pass "blocked SIGXFSZ: bare, the program goes on and exits 0"
+else fail "blocked SIGXFSZ bare: $bare_st $bare_out"; fi
+rm -f "$WORK/w/big"
+verdict "file size limit, SIGXFSZ blocked" file_size_limit 153 --fsize 1 --workdir "$WORK/w" -- $PY -c "$XFSZ_BLOCKED"
+rm -f "$WORK/w/big"
+verdict "file size limit, SIGXFSZ blocked, --no-fork" file_size_limit 153 --no-fork --fsize 1 --workdir "$WORK/w" -- $PY -c "$XFSZ_BLOCKED"
+rm -f "$WORK/w/big"
 verdict "blocked syscall" syscall_blocked 159 $ORIG -- $PY -c 'import os; os.fork()'
 expect_json "blocked syscall named" "$WORK/r.json" blocked_syscall clone
 verdict "blocked ptrace named" syscall_blocked 159 $ORIG -- $PY -c 'import ctypes; ctypes.CDLL(None).ptrace(16, 1, 0, 0)'

@@ -178,19 +178,21 @@ $S --isolate-tmp --timeout 0.5 -- $PY -c 'import os, time; open(os.environ["TMPD
 d=$(head -1 "$WORK/iso")
 if [ -n "$d" ] && [ ! -e "$d" ]; then pass "isolate-tmp: removed after a wall timeout"; else fail "isolate-tmp after timeout: $d"; fi
 # as root, a --no-network run's emptied directory is parked for the next
-# one (src/scratch.c): what the next run gets must be as good as new
+# one when each run has a uid of its own (src/scratch.c): what the next run
+# gets must be as good as new
+POOL="--uid-pool 61700-61799"
 if [ "$ME" = 0 ]; then
 	probe='import os, stat
 d = os.environ["TMPDIR"]; st = os.stat(d)
 print(d, oct(stat.S_IMODE(st.st_mode)), st.st_uid, sorted(os.listdir(d)))
 open(d + "/left", "w").write("x"); os.mkdir(d + "/sub"); open(d + "/sub/f", "w"); os.chmod(d + "/sub", 0); os.chmod(d, 0o500)'
-	a=$($S --no-fork --no-network --isolate-tmp -- $PY -c "$probe" 2>&1)
-	b=$($S --no-fork --no-network --isolate-tmp -- $PY -c "$probe" 2>&1)
+	a=$($S --no-fork --no-network --isolate-tmp $POOL -- $PY -c "$probe" 2>&1)
+	b=$($S --no-fork --no-network --isolate-tmp $POOL -- $PY -c "$probe" 2>&1)
 	c=$($S --no-fork --no-network --isolate-tmp --user 1234:2345 -- $PY -c "$probe" 2>&1)
 	spare=${TMPDIR:-/tmp}/sandlock-root/spare
 	sparemode=$(stat -c '%u %a' "$spare" 2>/dev/null)
 	inside=$(find "$spare" -mindepth 2 2>/dev/null | head -3)
-	if [ "${a#* }" = "0o700 65534 []" ] && [ "${b#* }" = "0o700 65534 []" ] &&
+	if [[ "${a#* }" =~ ^0o700\ 617[0-9][0-9]\ \[\]$ ]] && [[ "${b#* }" =~ ^0o700\ 617[0-9][0-9]\ \[\]$ ]] &&
 		[ "${c#* }" = "0o700 1234 []" ] && [ "${a%% *}" != "${b%% *}" ] &&
 		[ ! -e "${a%% *}" ] && [ ! -e "${b%% *}" ] && [ ! -e "${c%% *}" ] &&
 		[ "$sparemode" = "0 700" ] && [ -z "$inside" ]; then
@@ -220,14 +222,66 @@ print([x for x in os.listxattr(d) if not x.startswith("security.")], int(st.st_m
 		'fcntl.ioctl(os.open(d, os.O_RDONLY), 0x40086602, array.array("l", [fl[0] | 0x40]))' \
 		'try: fcntl.ioctl(os.open(d, os.O_RDONLY), 0x40087602, array.array("l", [12345]))
 except OSError: pass  # no settable generation on this file system'; do
-		TMPDIR=$RB $S --no-fork --no-network --isolate-tmp -- $PY -c "$look
+		TMPDIR=$RB $S --no-fork --no-network --isolate-tmp $POOL -- $PY -c "$look
 $plant" >/dev/null 2>&1 || leaks+=" [could not plant: $plant]"
-		out=$(TMPDIR=$RB $S --no-fork --no-network --isolate-tmp -- $PY -c "$look" 2>&1)
+		out=$(TMPDIR=$RB $S --no-fork --no-network --isolate-tmp $POOL -- $PY -c "$look" 2>&1)
 		case $out in "[] "*" $fresh 0 False") [ "$(echo "$out" | cut -d' ' -f2)" != 12345 ] || leaks+=" [$plant: $out]" ;;
 		*) leaks+=" [$plant: $out]" ;; esac
 	done
 	if [ -z "$leaks" ]; then pass "isolate-tmp: nothing a run sets on its directory reaches the next run"
 	else fail "isolate-tmp recycling leaks:$leaks"; fi
+fi
+# Cleanup of any depth, names and permissions the program chose (it gave
+# up below 256 levels): 1000 levels, a file in each, some unreadable
+for extra in "" --no-fork; do
+	d=$($S $extra --isolate-tmp -- $PY -c '
+import os
+d = os.environ["TMPDIR"]; print(d, flush=True); os.chdir(d)
+for i in range(1000):
+    os.mkdir("d\n" if i % 3 else "d"); open("f%d" % i, "w").close()
+    if i % 100 == 99: os.chmod(".", 0o300)
+    os.chdir("d\n" if i % 3 else "d")
+print(len(os.getcwd()), flush=True)' 2>&1 | head -1)
+	if [ -n "$d" ] && [ "${d:0:1}" = / ] && [ ! -e "$d" ]; then pass "isolate-tmp ${extra:-forking}: a tree 1000 levels deep is removed"
+	else fail "isolate-tmp ${extra:-forking}: deep tree: $d (left: $([ -e "$d" ] && find "$d" 2>/dev/null | wc -l))"; fi
+done
+# A run that learnt another's scratch directory (the program can tell its
+# name to anyone through a file) opens it, keeps the descriptor, and plants
+# a file through it once that run has ended: the next run must not find it
+# (code injection through Python's user site under HOME).  Evidence: the
+# planter held the descriptor, and what the next run lists.
+if [ "$ME" = 0 ]; then
+	for pool in "" "$POOL"; do
+	SH=$WORK/share; rm -rf "$SH"; mkdir -m 1777 "$SH"
+	$S --no-fork --no-network --isolate-tmp $pool --timeout 10 -- $PY -c '
+import os, sys, time
+sh = sys.argv[1]
+while not os.path.exists(sh + "/path"): time.sleep(0.01)
+try:
+    fd = os.open(open(sh + "/path").read(), os.O_RDONLY | os.O_DIRECTORY)
+    open(sh + "/held", "w").close()
+except OSError as e:
+    open(sh + "/refused", "w").write(str(e))
+    sys.exit(0)
+while not os.path.exists(sh + "/done"):
+    try: os.close(os.open("planted", os.O_WRONLY | os.O_CREAT, 0o600, dir_fd=fd)); open(sh + "/planted", "w").close()
+    except OSError: pass
+    time.sleep(0.005)' "$SH" >/dev/null 2>&1 &
+	planter=$!
+	$S --no-fork --no-network --isolate-tmp $pool -- $PY -c '
+import os, sys, time
+sh = sys.argv[1]
+open(sh + "/path", "w").write(os.environ["TMPDIR"])
+for _ in range(300):
+    if os.path.exists(sh + "/held") or os.path.exists(sh + "/refused"): break
+    time.sleep(0.01)' "$SH" >/dev/null 2>&1
+	sleep 0.1
+	next=$($S --no-fork --no-network --isolate-tmp $pool -- $PY -c 'import os; print(sorted(os.listdir(os.environ["TMPDIR"])))' 2>&1)
+	touch "$SH/done"; wait $planter
+	if [ ! -e "$SH/held" ] && [ ! -e "$SH/refused" ]; then fail "scratch planting ${pool:-same uid}: the planter never tried"
+	elif [ "$next" = "[]" ]; then pass "scratch: a descriptor kept by another run plants nothing in the next run's directory (${pool:-same uid}; $(ls "$SH" | tr '\n' ' '))"
+	else fail "scratch planting ${pool:-same uid}: the next run found $next ($(ls "$SH" | tr '\n' ' '))"; fi
+	done
 fi
 # two concurrent runs cannot touch each other's files (with and without
 # the pid namespace a forking run gets)

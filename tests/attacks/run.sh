@@ -21,6 +21,7 @@
 #   escaped-if: shell test, true when the evidence shows an escape (attacks)
 #   ok-if: shell test, true when the workload worked (honest)
 #   xfail: issue N (reason)  - not contained yet by design: XFAIL/XPASS
+#   variant-xfail: reason    - why the variants marked ",xfail" may escape
 #   variant: LAYER | FLAGS [| LABEL[,xfail]] - extra sandboxed run, expected
 #                             contained (",xfail": same xfail as the main run);
 #                             SKIP when `sandlock --features` says LAYER is
@@ -525,6 +526,8 @@ run_test() {
 	FLAGS=${M:-"--no-fork --no-network --clean-env --cpu 5 --mem 256"}
 	mget "$file" xfail
 	XFAIL=$M
+	mget "$file" variant-xfail
+	VXFAIL=$M
 	mget "$file" layers
 	LAYERS=${M:-seccomp}
 	LAYERS_WHY=""
@@ -600,7 +603,7 @@ run_test() {
 		xf=$XFAIL
 		if [ $idx -gt 0 ]; then
 			xf=""
-			case $vlabel in *,xfail) xf=${XFAIL:-"by design, see the README"}; vlabel=${vlabel%,xfail} ;; esac
+			case $vlabel in *,xfail) xf=${VXFAIL:-${XFAIL:-"by design, see the README"}}; vlabel=${vlabel%,xfail} ;; esac
 			label="$NAME[${vlabel:-${flags%% --no-*}}]"
 			label=${label// /=}
 		fi

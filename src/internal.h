@@ -138,6 +138,8 @@ struct sl_run {
 	char *tmp_parent;        /* its unlistable parent (as root), ours alone */
 	bool tmp_recycle;        /* park it for a later run (see scratch.c) */
 	long long tmp_gen;       /* its inode generation when the run began */
+	int tmp_lock;            /* its entry in the registry, locked; -1 */
+	char *tmp_entry;         /* that entry's path */
 	const char *cwd;         /* the supervisor's working directory */
 	const char *keep[SL_MAX_KEEP]; /* paths under /tmp bound back */
 	int n_keep;

@@ -17,6 +17,15 @@
  * anyone through a file) could open the directory, keep the descriptor,
  * and fill it once parked, for the next run to find.  Else a fresh
  * directory, removed at the end.
+ *
+ * A sandbox killed with SIGKILL leaves its directory: nothing of it runs
+ * to remove it.  So each run holds an exclusive lock on an entry named
+ * after its directory in a registry of its uid's (root: "runs" in the
+ * shared parent, 0700; others: $TMPDIR/sandlock-UID.runs, 0700, theirs)
+ * for as long as its supervisor lives, and every new run first sweeps the
+ * registry: an entry whose lock it can take is a dead run's, and its
+ * directory goes.  The entry is locked before the directory exists, so a
+ * run being set up is never taken for a dead one.
  */
 #include "internal.h"
 
@@ -29,6 +38,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/ioctl.h>
+#include <sys/file.h>
 #include <sys/random.h>
 #include <sys/xattr.h>
 #include <linux/fs.h>
@@ -194,6 +204,127 @@ static bool park(const char *dir, int fd, long long gen)
 	return false;
 }
 
+/* The registry of the runs of our uid whose directories live in parent. */
+static bool registry_name(char *buf, size_t len, const char *parent, bool root)
+{
+	int n = root ? snprintf(buf, len, "%s/runs", parent)
+		     : snprintf(buf, len, "%s/sandlock-%u.runs", parent, (unsigned)geteuid());
+	return n > 0 && (size_t)n < len;
+}
+
+/* Ours, 0700, a directory (made if need be); false for anything else
+ * found under that name, which is then not used. */
+static bool own_dir(const char *path)
+{
+	struct stat st;
+	if (lstat(path, &st) != 0) {
+		if (errno != ENOENT || (mkdir(path, 0700) != 0 && errno != EEXIST) ||
+		    lstat(path, &st) != 0)
+			return false;
+	}
+	return S_ISDIR(st.st_mode) && st.st_uid == geteuid() && (st.st_mode & 07777) == 0700;
+}
+
+/* A name we make: 32 hexadecimal digits (root), or mkdtemp's sandlock.XXXXXX.
+ * Nothing else in a registry is ever acted on. */
+static bool scratch_name(const char *n, bool root)
+{
+	size_t len = strlen(n);
+	if (root) {
+		if (len != 32)
+			return false;
+		for (size_t i = 0; i < len; i++)
+			if (!((n[i] >= '0' && n[i] <= '9') || (n[i] >= 'a' && n[i] <= 'f')))
+				return false;
+		return true;
+	}
+	if (len != 15 || strncmp(n, "sandlock.", 9))
+		return false;
+	for (size_t i = 9; i < len; i++)
+		if (!((n[i] >= '0' && n[i] <= '9') || (n[i] >= 'a' && n[i] <= 'z') ||
+		      (n[i] >= 'A' && n[i] <= 'Z')))
+			return false;
+	return true;
+}
+
+static bool remove_tree(int dfd);
+
+/* Remove the directories of the dead runs in the registry. */
+static void sweep(const char *registry, const char *parent, bool root)
+{
+	int rfd = open(registry, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (rfd < 0)
+		return;
+	int pfd = open(parent, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	char buf[4096];
+	long n;
+	while (pfd >= 0 && (n = syscall(SYS_getdents64, rfd, buf, sizeof(buf))) > 0) {
+		for (long off = 0; off < n;) {
+			struct { uint64_t ino; int64_t o; unsigned short reclen;
+				 unsigned char type; char name[]; } *e = (void *)(buf + off);
+			off += e->reclen;
+			if (!scratch_name(e->name, root))
+				continue;
+			int efd = openat(rfd, e->name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+			if (efd < 0)
+				continue;
+			if (flock(efd, LOCK_EX | LOCK_NB) == 0) {
+				/* its supervisor is gone */
+				int dfd = openat(pfd, e->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+				if (dfd < 0) {
+					fchmodat(pfd, e->name, 0700, 0);
+					dfd = openat(pfd, e->name,
+						     O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+				}
+				if (dfd >= 0)
+					remove_tree(dfd);
+				if (unlinkat(pfd, e->name, AT_REMOVEDIR) == 0 || errno == ENOENT)
+					unlinkat(rfd, e->name, 0);
+			}
+			close(efd);
+		}
+	}
+	if (pfd >= 0)
+		close(pfd);
+	close(rfd);
+}
+
+/* Enter dir (parent/name) in the registry, locked while we live; the
+ * directory itself is made after this. */
+static void register_run(struct sl_run *run, const char *registry, const char *dir)
+{
+	const char *name = strrchr(dir, '/');
+	if (!name)
+		return;
+	size_t len = strlen(registry) + strlen(name) + 1;
+	char *entry = malloc(len);
+	if (!entry)
+		return;
+	snprintf(entry, len, "%s%s", registry, name);
+	int fd = open(entry, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	/* a sweep that took it between the two calls has unlinked it, and
+	 * the run goes on without an entry */
+	if (fd < 0 || flock(fd, LOCK_EX) != 0) {
+		if (fd >= 0)
+			close(fd);
+		free(entry);
+		return;
+	}
+	run->tmp_lock = fd;
+	run->tmp_entry = entry;
+}
+
+static void unregister_run(struct sl_run *run)
+{
+	if (run->tmp_entry)
+		unlink(run->tmp_entry);
+	free(run->tmp_entry);
+	run->tmp_entry = NULL;
+	if (run->tmp_lock >= 0)
+		close(run->tmp_lock);
+	run->tmp_lock = -1;
+}
+
 int sl_scratch_create(struct sl_run *run, const struct sandlock_features *f,
 		      struct sandlock_result *res)
 {
@@ -223,6 +354,12 @@ int sl_scratch_create(struct sl_run *run, const struct sandlock_features *f,
 			run->tmp_parent = dir; /* ours alone: removed at the end */
 		}
 		char *inner = random_name(dir);
+		char reg[4096];
+		if (!run->tmp_parent && inner && registry_name(reg, sizeof(reg), dir, true) &&
+		    root_dir(reg, 0700)) {
+			sweep(reg, dir, true);
+			register_run(run, reg, inner);
+		}
 		run->tmp_recycle = !run->tmp_parent && run->p->no_network && run->p->uid_pool_first &&
 				   f->landlock_abi >= 1 && spare_dir(dir);
 		long long *gen = run->tmp_recycle ? &run->tmp_gen : NULL;
@@ -239,6 +376,10 @@ int sl_scratch_create(struct sl_run *run, const struct sandlock_features *f,
 		}
 		dir = inner;
 	} else {
+		char reg[4096];
+		bool registry = registry_name(reg, sizeof(reg), base, false) && own_dir(reg);
+		if (registry)
+			sweep(reg, base, false);
 		snprintf(dir, len, "%s/sandlock.XXXXXX", base);
 		if (!mkdtemp(dir)) {
 			sl_seterr(res, "isolate-tmp: cannot create a directory in %s: %s", base,
@@ -246,6 +387,8 @@ int sl_scratch_create(struct sl_run *run, const struct sandlock_features *f,
 			free(dir);
 			return SANDLOCK_ESETUP;
 		}
+		if (registry)
+			register_run(run, reg, dir);
 	}
 	run->tmp_dir = dir;
 	res->layers |= SANDLOCK_LAYER_ISOLATE_TMP;
@@ -387,8 +530,10 @@ static bool remove_tree(int dfd)
 
 void sl_scratch_remove(struct sl_run *run)
 {
-	if (!run->tmp_dir)
+	if (!run->tmp_dir) {
+		unregister_run(run);
 		return;
+	}
 	int fd = open(run->tmp_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	bool parked = false;
 	if (fd >= 0) {
@@ -406,6 +551,7 @@ void sl_scratch_remove(struct sl_run *run)
 		rmdir(run->tmp_dir);
 	free(run->tmp_dir);
 	run->tmp_dir = NULL;
+	unregister_run(run);
 	if (run->tmp_parent)
 		rmdir(run->tmp_parent);
 	free(run->tmp_parent);

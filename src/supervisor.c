@@ -563,6 +563,7 @@ int sandlock_run(const struct sandlock_policy *p, char *const argv[],
 	run.uid = p->uid;
 	run.gid = p->gid;
 	run.uid_lock = -1;
+	run.tmp_lock = -1;
 
 	/* The supervisor's memory holds what the program must not see (the
 	 * grader's answers, its environment): not dumpable means neither

@@ -231,6 +231,29 @@ $plant" >/dev/null 2>&1 || leaks+=" [could not plant: $plant]"
 	if [ -z "$leaks" ]; then pass "isolate-tmp: nothing a run sets on its directory reaches the next run"
 	else fail "isolate-tmp recycling leaks:$leaks"; fi
 fi
+# A sandbox killed with SIGKILL leaves its scratch directory (nothing of it
+# runs to remove it): the next run removes it.  Evidence: the directory is
+# there after the kill, and gone after the next run.
+for extra in "" --no-fork; do
+	rm -f "$WORK/killed"
+	$S $extra --isolate-tmp -- $PY -c '
+import os, sys, time
+d = os.environ["TMPDIR"]
+os.mkdir(d + "/sub"); open(d + "/sub/f", "w").write("x"); os.chmod(d + "/sub", 0)
+print(d, flush=True); time.sleep(30)' >"$WORK/killed" 2>&1 &
+	kpid=$!
+	for i in $(seq 1 300); do [ -s "$WORK/killed" ] && break; sleep 0.01; done
+	sleep 0.1
+	kill -KILL $kpid; wait $kpid 2>/dev/null
+	d=$(head -1 "$WORK/killed")
+	sleep 0.2
+	left=no; [ -n "$d" ] && [ -e "$d" ] && left=yes
+	$S $extra --isolate-tmp -- /bin/true
+	if [ "${d:0:1}" != / ]; then fail "isolate-tmp ${extra:-forking}: killed run printed no directory: $d"
+	elif [ $left = yes ] && [ ! -e "$d" ]; then pass "isolate-tmp ${extra:-forking}: a SIGKILLed sandbox's directory (left behind) is removed by the next run"
+	elif [ $left = no ]; then pass "isolate-tmp ${extra:-forking}: a SIGKILLed sandbox left no directory"
+	else fail "isolate-tmp ${extra:-forking}: a SIGKILLed sandbox's directory $d is still there after the next run"; fi
+done
 # Cleanup of any depth, names and permissions the program chose (it gave
 # up below 256 levels): 1000 levels, a file in each, some unreadable
 for extra in "" --no-fork; do

@@ -139,6 +139,11 @@ struct sandlock_policy {
 				 * shared (256); RLIMIT_DATA at it and RLIMIT_AS
 				 * = 4x, per process, as backstops */
 	uint64_t fsize_mb;      /* RLIMIT_FSIZE (10) */
+	uint64_t disk_mb;       /* what the run may store in its own file system:
+				 * the private /tmp, /dev/shm and, with
+				 * isolate_tmp, its scratch directory are one
+				 * tmpfs of this size (0: as large as mem_mb);
+				 * needs a mount namespace */
 	uint64_t nofile;        /* RLIMIT_NOFILE (100) */
 	uint64_t nproc;         /* RLIMIT_NPROC (10), counted per user by the kernel */
 	uint64_t stack_mb;      /* RLIMIT_STACK (8) */

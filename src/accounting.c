@@ -22,6 +22,8 @@
  *    the limit the sum is taken again by proportional share (smaps_rollup,
  *    which walks page tables: only then), and that one decides.
  *
+ *  - files in the run's own tmpfs (its /tmp and /dev/shm, and with --disk
+ *    its scratch directory): RAM too, from statfs;
  *  - a write past --fsize with SIGXFSZ blocked: the signal stays pending,
  *    and the run is stopped as file_size_limit (the filter keeps the
  *    program from ignoring or catching it).
@@ -40,6 +42,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -139,6 +143,26 @@ static uint64_t share_kb(pid_t pid)
 	if (read_small(path, buf, sizeof(buf)) <= 0 || !strstr(buf, "\nPss_Anon:"))
 		return resident_kb(pid, &(bool){ false });
 	return status_kb(buf, "\nPss_Anon:") + status_kb(buf, "\nPss_Shmem:");
+}
+
+/* What the files in the run's own tmpfs take (they are RAM), in kB: seen
+ * through the root of one of its processes (an unprivileged supervisor may
+ * not look through the init's, which is not dumpable: the program's then). */
+static uint64_t tmpfs_kb(struct sl_acct *a, const pid_t *pids, int n)
+{
+	if (!a->tmpfs_dir)
+		return 0;
+	struct statfs st;
+	for (int i = -1; i < n; i++) {
+		pid_t pid = i < 0 ? a->tmpfs_pid : pids[i];
+		char path[64];
+		snprintf(path, sizeof(path), "/proc/%d/root/%s", (int)pid, a->tmpfs_dir);
+		if (pid > 0 && statfs(path, &st) == 0 && st.f_blocks >= st.f_bfree) {
+			a->tmpfs_pid = pid;
+			return (uint64_t)(st.f_blocks - st.f_bfree) * (uint64_t)st.f_bsize / 1024;
+		}
+	}
+	return 0;
 }
 
 /* The process's own CPU clock (all its threads), or its ticks. */
@@ -254,9 +278,15 @@ static bool probe(struct sl_acct *a)
 }
 
 void sl_acct_start(struct sl_acct *a, const struct sandlock_policy *p, pid_t session,
-		   bool in_pidns)
+		   bool in_pidns, bool private_tmpfs)
 {
 	memset(a, 0, sizeof(*a));
+	/* the run's /tmp, which holds its /dev/shm too (namespaces.c), seen
+	 * through its first process's root */
+	struct stat st;
+	if (private_tmpfs)
+		a->tmpfs_dir = stat("/tmp", &st) == 0 ? "tmp" : "dev/shm";
+	a->tmpfs_pid = session;
 	a->session = session;
 	a->in_pidns = in_pidns;
 	a->cpu_limit_us = p->cpu_ms * 1000;
@@ -295,13 +325,15 @@ bool sl_acct_sample(struct sl_acct *a, bool force)
 		return false;
 	struct sl_acct_walk *w = a->walk;
 	walk_run(a);
+	uint64_t files_kb = tmpfs_kb(a, w->pid, w->n);
+	w->mem_kb += files_kb;
 	a->samples++;
 	if (w->cpu_us > a->cpu_us)
 		a->cpu_us = w->cpu_us;
 	uint64_t mem = w->mem_kb;
 	if (a->mem_limit_kb && mem > a->mem_limit_kb) {
 		/* shared pages were counted once per process: share them out */
-		mem = 0;
+		mem = files_kb;
 		for (int i = 0; i < w->n; i++)
 			mem += share_kb(w->pid[i]);
 	}

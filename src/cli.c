@@ -15,6 +15,8 @@ const char sl_cli_usage[] =
 "  --cpu SEC            CPU time of the whole run (default 5; 0.5 is 500 ms)\n"
 "  --mem MB             memory the whole run holds at once (default 256)\n"
 "  --fsize MB           largest file the program may write (default 10)\n"
+"  --disk MB            what the run may store in its private /tmp, /dev/shm\n"
+"                       and scratch directory, together (default: --mem)\n"
 "  --nofile N           open files (default 100)\n"
 "  --nproc N            processes and threads of the user (default 10)\n"
 "  --stack MB           stack size (default 8)\n"
@@ -62,6 +64,7 @@ enum {
 	O_USER, O_VIOLATION, O_LANDLOCK, O_RO, O_RW, O_ISOTMP, O_UNSHARE,
 	O_STRICT, O_REQUIRE, O_STDIN, O_STDOUT, O_STDERR, O_REPORT, O_REPORTFD,
 	O_FEATURES, O_HELP, O_VERSION, O_NOJIT, O_BESTEFFORT, O_JSON, O_UIDPOOL,
+	O_DISK,
 };
 
 static const struct option options[] = {
@@ -99,6 +102,7 @@ static const struct option options[] = {
 	{ "features", no_argument, 0, O_FEATURES },
 	{ "best-effort", no_argument, 0, O_BESTEFFORT },
 	{ "uid-pool", required_argument, 0, O_UIDPOOL },
+	{ "disk", required_argument, 0, O_DISK },
 	{ "json", no_argument, 0, O_JSON },
 	{ "help", no_argument, 0, O_HELP },
 	{ "version", no_argument, 0, O_VERSION },
@@ -239,6 +243,11 @@ int sl_cli_parse(int argc, char **argv, struct sl_cli *cli, char *err, size_t er
 			else p->max_output = v;
 			break;
 		}
+		case O_DISK:
+			if (sl_parse_u64(a, 1ull << 22, &p->disk_mb) != 0 || !p->disk_mb)
+				FAIL("invalid value for --disk: '%s' (megabytes, from 1 to %llu)", a,
+				     1ull << 22);
+			break;
 		case O_TIMEOUT:
 			if (sl_parse_seconds_ms(a, &p->timeout_ms) != 0)
 				FAIL("invalid value for --timeout: '%s' (seconds, e.g. 2 or 0.5)", a);

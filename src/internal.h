@@ -134,6 +134,7 @@ struct sl_run {
 	bool parent_maps;        /* written by the supervisor (root in a container) */
 	int maps_state;          /* futex: 0 waiting, 1 written, -1 failed */
 	bool mount_proc, mount_tmp;
+	bool disk_dropped;       /* --disk given, no mount namespace (best effort) */
 	char *tmp_dir;           /* isolate_tmp directory */
 	char *tmp_parent;        /* its unlistable parent (as root), ours alone */
 	bool tmp_recycle;        /* park it for a later run (see scratch.c) */
@@ -253,9 +254,11 @@ struct sl_acct {
 	uint64_t samples;
 	uint64_t self_start_us, next_us, step_us;
 	struct sl_acct_walk *walk;
+	const char *tmpfs_dir;   /* the run's own tmpfs under its root, or NULL */
+	pid_t tmpfs_pid;         /* whose root showed it last */
 };
 void sl_acct_start(struct sl_acct *a, const struct sandlock_policy *p, pid_t session,
-		   bool in_pidns);
+		   bool in_pidns, bool private_tmpfs);
 int sl_acct_timeout_ms(const struct sl_acct *a); /* until the next sample, -1 none */
 bool sl_acct_sample(struct sl_acct *a, bool force); /* true: a limit is passed */
 void sl_acct_finish(struct sl_acct *a, struct sandlock_result *res);

@@ -33,7 +33,7 @@ enum sandlock_unshare sl_unshare_mode(const struct sandlock_policy *p)
 		return p->unshare;
 	/* as root, --isolate-tmp keeps runs apart without namespaces (see
 	 * scratch.c); an unprivileged caller's runs share its uid */
-	bool tmp_needs_ns = p->isolate_tmp && geteuid() != 0;
+	bool tmp_needs_ns = (p->isolate_tmp && geteuid() != 0) || p->disk_mb;
 	return tmp_needs_ns || !p->no_fork ? SANDLOCK_UNSHARE_AUTO : SANDLOCK_UNSHARE_OFF;
 }
 
@@ -99,6 +99,10 @@ int sl_namespaces_prepare(struct sl_run *run, struct sandlock_result *res)
 		sl_seterr(res, "namespaces were required but --unshare is off");
 		return SANDLOCK_EINVAL;
 	}
+	if (p->unshare == SANDLOCK_UNSHARE_OFF && p->disk_mb) {
+		sl_seterr(res, "--disk needs a mount namespace of the run's own, and --unshare is off");
+		return SANDLOCK_EINVAL;
+	}
 	if (mode == SANDLOCK_UNSHARE_OFF && !(p->require & ns_layers))
 		return 0;
 	if (!want)
@@ -128,7 +132,7 @@ int sl_namespaces_prepare(struct sl_run *run, struct sandlock_result *res)
 		snprintf(run->gid_map, sizeof(run->gid_map), "0 0 1\n%u %u 1\n", run->gid, run->gid);
 	}
 	run->mount_proc = true;
-	run->mount_tmp = asked || p->isolate_tmp;
+	run->mount_tmp = asked || p->isolate_tmp || p->disk_mb;
 	if (run->mount_tmp)
 		keep_under_tmp(run);
 	res->layers |= (direct ? 0 : SANDLOCK_LAYER_USERNS) | SANDLOCK_LAYER_PIDNS |
@@ -147,6 +151,60 @@ void sl_namespaces_disable(struct sl_run *run, struct sandlock_result *res)
 	run->mount_proc = run->mount_tmp = false;
 	res->layers &= ~(SANDLOCK_LAYER_USERNS | SANDLOCK_LAYER_PIDNS | SANDLOCK_LAYER_MOUNTNS |
 			 SANDLOCK_LAYER_IPCNS | SANDLOCK_LAYER_NETNS | SANDLOCK_LAYER_UTSNS);
+}
+
+/* The directories on the way to path (under /tmp/), in the fresh /tmp. */
+SL_CHILD static int make_parents(char *path)
+{
+	for (char *c = path + 5; *c; c++) {
+		if (*c != '/')
+			continue;
+		*c = 0;
+		int r = mkdir(path, 0755);
+		*c = '/';
+		if (r != 0 && errno != EEXIST)
+			return -1;
+	}
+	return 0;
+}
+
+/* /dev/shm as a directory of the run's /tmp: one size for both. */
+SL_CHILD static int shm_in_tmp(bool have_tmp, const char *opts)
+{
+	if (!have_tmp)
+		return mount("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, opts);
+	const char *dir = "/tmp/.sandlock-shm";
+	if (mkdir(dir, 01777) != 0 || chmod(dir, 01777) != 0)
+		return -1;
+	return mount(dir, "/dev/shm", NULL, MS_BIND, NULL);
+}
+
+/* --disk: the scratch directory in the run's tmpfs, not on the host's
+ * disk: made there (under /tmp) or bound over the host's (elsewhere). */
+SL_CHILD static int own_scratch_dir(const struct sl_run *run, bool have_tmp, const char *opts)
+{
+	uid_t uid = run->drop_privs ? run->uid : geteuid();
+	gid_t gid = run->drop_privs ? run->gid : getegid();
+	const char *path = run->tmp_dir;
+	char buf[4096];
+	size_t len = strlen(path);
+	if (len >= sizeof(buf))
+		return -1;
+	if (have_tmp && under_tmp(path)) {
+		memcpy(buf, path, len + 1);
+		if (make_parents(buf) != 0)
+			return -1;
+		if (mkdir(path, 0700) != 0 || chown(path, uid, gid) != 0)
+			return -1;
+		return 0;
+	}
+	if (!have_tmp) /* a tmpfs of its own, then */
+		return mount("tmpfs", path, "tmpfs", MS_NOSUID | MS_NODEV, opts) != 0 ||
+		       chmod(path, 0700) != 0 || chown(path, uid, gid) != 0 ? -1 : 0;
+	const char *dir = "/tmp/.sandlock-scratch";
+	if (mkdir(dir, 0700) != 0 || chown(dir, uid, gid) != 0)
+		return -1;
+	return mount(dir, path, NULL, MS_BIND, NULL);
 }
 
 SL_CHILD static int write_file(const char *path, const char *s)
@@ -176,14 +234,8 @@ SL_CHILD static int bind_back(int fd, const char *path)
 	if (lstat(path, &there) == 0)
 		return 0;
 	memcpy(buf, path, len + 1);
-	for (char *c = buf + 5; *c; c++) {
-		if (*c != '/')
-			continue;
-		*c = 0;
-		if (mkdir(buf, 0755) != 0 && errno != EEXIST)
-			return -1;
-		*c = '/';
-	}
+	if (make_parents(buf) != 0)
+		return -1;
 	if (S_ISDIR(st.st_mode)) {
 		if (mkdir(buf, 0755) != 0 && errno != EEXIST)
 			return -1;
@@ -294,15 +346,30 @@ SL_CHILD int sl_namespaces_apply(const struct sl_run *run)
 		      "size=0,mode=0755");
 	if (run->mount_tmp) {
 		int kfd[SL_MAX_KEEP];
-		for (int i = 0; i < run->n_keep; i++)
-			kfd[i] = open(run->keep[i], O_PATH | O_CLOEXEC);
-		char opts[64];
-		uint64_t size = run->p->mem_mb ? run->p->mem_mb : 256;
-		snprintf(opts, sizeof(opts), "mode=1777,size=%llum", (unsigned long long)size);
+		bool own_scratch = run->p->disk_mb && run->tmp_dir;
+		size_t tlen = run->tmp_dir ? strlen(run->tmp_dir) : 0;
+		for (int i = 0; i < run->n_keep; i++) {
+			const char *k = run->keep[i];
+			/* the scratch directory (named in TMPDIR and HOME too)
+			 * is not the host's then */
+			bool scratch = own_scratch && !strncmp(k, run->tmp_dir, tlen) &&
+				       (k[tlen] == 0 || k[tlen] == '/');
+			kfd[i] = scratch ? -1 : open(k, O_PATH | O_CLOEXEC);
+		}
+		/* One tmpfs holds all the run stores in files (its /tmp, its
+		 * /dev/shm, with --disk its scratch directory), under one size
+		 * and a number of files that bounds the kernel memory their
+		 * inodes take: RAM that the supervisor counts against --mem. */
+		char opts[96];
+		uint64_t size = run->p->disk_mb ? run->p->disk_mb
+				: run->p->mem_mb ? run->p->mem_mb : 256;
+		uint64_t inodes = size * 64 < 4096 ? 4096 : size * 64;
+		snprintf(opts, sizeof(opts), "mode=1777,size=%llum,nr_inodes=%llu",
+			 (unsigned long long)size, (unsigned long long)inodes);
 		/* a minimal container root may have no /tmp: nothing to hide */
 		struct stat tst;
-		if (stat("/tmp", &tst) == 0 &&
-		    mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, opts) != 0)
+		bool have_tmp = stat("/tmp", &tst) == 0;
+		if (have_tmp && mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, opts) != 0)
 			return -1;
 		for (int i = 0; i < run->n_keep; i++) {
 			if (kfd[i] < 0)
@@ -311,9 +378,10 @@ SL_CHILD int sl_namespaces_apply(const struct sl_run *run)
 				return -1;
 			close(kfd[i]);
 		}
+		if (own_scratch && own_scratch_dir(run, have_tmp, opts) != 0)
+			return -1;
 		struct stat st;
-		if (stat("/dev/shm", &st) == 0 &&
-		    mount("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, opts) != 0)
+		if (stat("/dev/shm", &st) == 0 && shm_in_tmp(have_tmp, opts) != 0)
 			return -1;
 	}
 	return 0;

@@ -104,7 +104,8 @@ int sandlock_policy_set_str(char **field, const char *value)
 
 int sandlock_policy_validate(const struct sandlock_policy *p, char *err, size_t len)
 {
-	if (p->mem_mb > MB_MAX || p->fsize_mb > MB_MAX || p->stack_mb > MB_MAX) {
+	if (p->mem_mb > MB_MAX || p->fsize_mb > MB_MAX || p->stack_mb > MB_MAX ||
+	    p->disk_mb > MB_MAX) {
 		snprintf(err, len, "a size limit is too large");
 		return SANDLOCK_EINVAL;
 	}

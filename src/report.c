@@ -99,11 +99,12 @@ int sandlock_report_json_buf(const struct sandlock_policy *p,
 			frac[i] = 0;
 		fprintf(f, ".%s", frac);
 	}
-	fprintf(f, ",\"mem_mb\":%llu,\"fsize_mb\":%llu,"
+	fprintf(f, ",\"mem_mb\":%llu,\"fsize_mb\":%llu,\"disk_mb\":%llu,"
 		   "\"nofile\":%llu,\"nproc\":%llu,\"stack_mb\":%llu,\"timeout_ms\":%llu,"
 		   "\"max_output\":%llu},",
 		(unsigned long long)p->mem_mb,
-		(unsigned long long)p->fsize_mb, (unsigned long long)p->nofile,
+		(unsigned long long)p->fsize_mb, (unsigned long long)p->disk_mb,
+		(unsigned long long)p->nofile,
 		(unsigned long long)p->nproc, (unsigned long long)p->stack_mb,
 		(unsigned long long)p->timeout_ms, (unsigned long long)p->max_output);
 	fprintf(f, "\"layers\":{");

@@ -372,6 +372,17 @@ static pid_t spawn_with_fallbacks(struct sl_run *run, const struct sandlock_feat
 		sl_spawn_release(run);
 		sl_namespaces_disable(run, res);
 		run->ns_dropped = before & ~res->layers;
+		/* --disk is a tmpfs of the run's own: no mount namespace, no cap */
+		if (p->disk_mb && !p->best_effort) {
+			sl_seterr(res, "--disk needs a mount namespace of the run's own, which this "
+				       "host refuses (%s); without it what the run stores is bounded "
+				       "by --fsize per file only (--best-effort runs so, reported)",
+				  strerror(run->ns_errno));
+			*err = SANDLOCK_ENOSYS;
+			return -1;
+		}
+		if (p->disk_mb)
+			run->disk_dropped = true;
 		if ((*err = sl_seccomp_prepare(run, f, res)))
 			return -1;
 		/* an unprivileged run's scratch directory was hidden by its
@@ -429,7 +440,7 @@ static int wait_loop(const struct sandlock_policy *p, struct sl_run *run, pid_t 
 	bool violated = false, timed_out = false, over = false, cancelled = false;
 	bool exited = false;
 	struct sl_acct acct;
-	sl_acct_start(&acct, p, pid, run->in_pidns);
+	sl_acct_start(&acct, p, pid, run->in_pidns, run->mount_tmp);
 	struct sl_notify_state nstate = { false };
 	int st = 0;
 	struct rusage ru;
@@ -671,6 +682,11 @@ int sandlock_run(const struct sandlock_policy *p, char *const argv[],
 	if (run.lifeline.pid > 0)
 		res->layers |= SANDLOCK_LAYER_WATCHDOG;
 	note_missing(res, &f, res->layers, run.ns_dropped, run.ns_errno);
+	if (run.disk_dropped) {
+		size_t n = strlen(res->missing);
+		snprintf(res->missing + n, sizeof(res->missing) - n, "%sdisk (no mount namespace)",
+			 n ? ", " : "");
+	}
 	res->uid = run.drop_privs ? run.uid : geteuid();
 	err = wait_loop(p, &run, pid, pidfd, res);
 	res->wall_us = sl_ts_us(&run.end_time) - sl_ts_us(&run.exec_time);

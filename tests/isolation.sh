@@ -254,6 +254,57 @@ print(d, flush=True); time.sleep(30)' >"$WORK/killed" 2>&1 &
 	elif [ $left = no ]; then pass "isolate-tmp ${extra:-forking}: a SIGKILLed sandbox left no directory"
 	else fail "isolate-tmp ${extra:-forking}: a SIGKILLed sandbox's directory $d is still there after the next run"; fi
 done
+# --disk: the run's /tmp, /dev/shm and scratch directory are one tmpfs of
+# that size, with a bounded number of files; and the files there count
+# against --mem (they are RAM).  Evidence: bytes and files that landed.
+fill='import os, sys
+d, n = os.environ.get(sys.argv[1], sys.argv[1]), int(sys.argv[2])
+got = 0
+try:
+    with open(d + "/fill", "wb") as f:
+        for _ in range(n):
+            f.write(b"x" * 2**20); f.flush(); got += 1
+except OSError as e:
+    pass
+print(got)'
+files='import os, sys
+d = sys.argv[1]
+got = 0
+try:
+    for i in range(10000):
+        open("%s/f%d" % (d, i), "w").close(); got += 1
+except OSError:
+    pass
+print(got)'
+bare_mb=$($PY -c "$fill" "$WORK" 30); rm -f "$WORK/fill"
+if [ "$bare_mb" = 30 ]; then pass "disk: bare, 30 MB land in a directory"; else fail "disk: bare fill: $bare_mb"; fi
+if has mountns; then
+	for extra in "" --no-fork; do
+		got=$($S $extra --isolate-tmp --disk 10 --fsize 100 -- $PY -c "$fill" TMPDIR 30 2>&1)
+		if [ "$got" -ge 8 ] 2>/dev/null && [ "$got" -le 10 ]; then pass "disk ${extra:-forking}: --disk 10 holds $got MB in the scratch directory"
+		else fail "disk ${extra:-forking}: --disk 10 let $got MB into the scratch directory"; fi
+	done
+	got=$($S --isolate-tmp --disk 10 --fsize 100 -- sh -c "$PY -c '$fill' /dev/shm 6; $PY -c '$fill' /tmp 6" 2>&1 | tr '\n' ' ')
+	case $got in "6 "[0-4]" ") pass "disk: /dev/shm and /tmp share the one size ($got MB)" ;;
+	*) fail "disk: /dev/shm then /tmp under --disk 10: $got" ;; esac
+	got=$($S --isolate-tmp --disk 10 -- $PY -c "$files" /tmp 2>&1)
+	bare_files=$($PY -c "$files" "$WORK"); rm -f "$WORK"/f[0-9]*
+	if [ "$bare_files" = 10000 ] && [ "$got" -lt 5000 ] 2>/dev/null; then pass "disk: the number of files is bounded ($got of 10000; bare $bare_files)"
+	else fail "disk: files: $got (bare $bare_files)"; fi
+	# files in RAM count against --mem
+	verdict_of() { rm -f "$WORK/r.json"; "$@" >/dev/null 2>&1; json "$WORK/r.json" verdict; }
+	v=$(verdict_of $S --report "$WORK/r.json" --isolate-tmp --mem 64 --fsize 100 -- sh -c "$PY -c '$fill' /dev/shm 40; $PY -c '$fill' /tmp 40; sleep 0.5")
+	if [ "$v" = memory_limit ]; then pass "disk: 80 MB of files in the run's tmpfs under --mem 64 is memory_limit"; else fail "disk: files against --mem: $v"; fi
+	v=$(verdict_of $S --report "$WORK/r.json" --isolate-tmp --mem 64 --fsize 100 -- sh -c "$PY -c '$fill' /tmp 20; sleep 0.3")
+	peak=$(json "$WORK/r.json" peak_kb)
+	if [ "$v" = ok ] && [ "$peak" -ge 20000 ]; then pass "disk: 20 MB of files under --mem 64 is ok, and in the peak ($peak kB)"; else fail "disk: 20 MB of files: $v $peak"; fi
+else
+	expect_status "disk: refused without a mount namespace" 125 $S --disk 10 -- /bin/true
+	out=$($S --disk 10 --best-effort --report /dev/stdout -- /bin/true 2>/dev/null)
+	if [[ "$out" == *'"missing":"'*'disk (no mount namespace)'* ]]; then pass "disk: --best-effort runs without it, reported"; else fail "disk best effort: ${out:0:300}"; fi
+fi
+expect_status "disk: refused with --unshare off" 125 $S --disk 10 --unshare off -- /bin/true
+expect_status "disk: 0 is refused" 125 $S --disk 0 -- /bin/true
 # Cleanup of any depth, names and permissions the program chose (it gave
 # up below 256 levels): 1000 levels, a file in each, some unreadable
 for extra in "" --no-fork; do

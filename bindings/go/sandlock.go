@@ -70,6 +70,10 @@ type Policy struct {
 	CPUTime time.Duration
 	MemMB   int // --mem, megabytes
 	FsizeMB int // --fsize, megabytes (RLIMIT_FSIZE)
+	// DiskMB is --disk: the run's private /tmp, /dev/shm and scratch
+	// directory are one tmpfs of this many megabytes (0: not passed; it
+	// needs a mount namespace, see the manual).
+	DiskMB int
 	Nofile  int // --nofile
 	Nproc   int // --nproc
 	StackMB int // --stack, megabytes
@@ -187,6 +191,7 @@ type Limits struct {
 	CPUSeconds float64 `json:"cpu_s"` // 0.5 for --cpu 0.5
 	MemMB      int64   `json:"mem_mb"`
 	FsizeMB    int64   `json:"fsize_mb"`
+	DiskMB     int64   `json:"disk_mb"`
 	Nofile     int64   `json:"nofile"`
 	Nproc      int64   `json:"nproc"`
 	StackMB    int64   `json:"stack_mb"`
@@ -337,6 +342,12 @@ func (p Policy) Args(argv []string) ([]string, error) {
 			return nil, err
 		}
 		args = append(args, a...)
+	}
+	if p.DiskMB < 0 {
+		return nil, newErr(ErrInvalidPolicy, nil, "negative DiskMB")
+	}
+	if p.DiskMB > 0 {
+		args = append(args, "--disk", strconv.Itoa(p.DiskMB))
 	}
 	if p.Timeout < 0 {
 		return nil, newErr(ErrInvalidPolicy, nil, "negative Timeout")

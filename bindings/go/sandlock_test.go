@@ -457,7 +457,10 @@ func TestArgs(t *testing.T) {
 	if got, _ := (Policy{CPU: 3, CPUTime: 500 * time.Millisecond}).Args([]string{"t"}); !reflect.DeepEqual(got[2:4], []string{"--cpu", "0.5"}) {
 		t.Fatalf("CPUTime: %q", got)
 	}
-	bad := []Policy{{CPU: -2}, {CPUTime: -1}, {Timeout: -1}, {Env: []string{"NOEQUALS"}}, {Env: []string{"=x"}},
+	if got, _ := (Policy{DiskMB: 5}).Args([]string{"t"}); !reflect.DeepEqual(got[2:4], []string{"--disk", "5"}) {
+		t.Fatalf("DiskMB: %q", got)
+	}
+	bad := []Policy{{CPU: -2}, {CPUTime: -1}, {Timeout: -1}, {DiskMB: -1}, {Env: []string{"NOEQUALS"}}, {Env: []string{"=x"}},
 		{StdoutFile: "x", Stdout: &bytes.Buffer{}}, {Require: []string{"a,b"}}}
 	for _, b := range bad {
 		if _, err := b.Args([]string{"true"}); !errors.Is(err, ErrInvalidPolicy) {

@@ -131,6 +131,8 @@ class Policy:
     cpu: Optional[float] = None  #: --cpu, seconds of CPU time of the whole run (0.5 allowed)
     mem_mb: Optional[int] = None  #: --mem
     fsize_mb: Optional[int] = None  #: --fsize
+    #: --disk: the private /tmp, /dev/shm and scratch directory as one tmpfs of this many MB
+    disk_mb: Optional[int] = None
     nofile: Optional[int] = None  #: --nofile
     nproc: Optional[int] = None  #: --nproc
     stack_mb: Optional[int] = None  #: --stack
@@ -188,6 +190,11 @@ class Policy:
                 raise PolicyError(f"--cpu: {self.cpu!r} is not a non-negative number of seconds")
             cms = -(-int(round(self.cpu * 1e6)) // 1000)  # ceil to whole ms
             out += ["--cpu", _fmt_seconds(cms)]
+        if self.disk_mb is not None:
+            if isinstance(self.disk_mb, bool) or not isinstance(self.disk_mb, int) \
+                    or self.disk_mb < 1:
+                raise PolicyError(f"--disk: {self.disk_mb!r} is not a positive integer")
+            out += ["--disk", str(self.disk_mb)]
         for opt, v in (("--mem", self.mem_mb),
                        ("--fsize", self.fsize_mb), ("--nofile", self.nofile),
                        ("--nproc", self.nproc), ("--stack", self.stack_mb),

@@ -379,7 +379,8 @@ class NoBinaryTest(unittest.TestCase):
         self.assertEqual(Policy(timeout=2).args(["t"])[2:4], ["--timeout", "2"])
         self.assertEqual(Policy(cpu=0.5).args(["t"])[2:4], ["--cpu", "0.5"])
         self.assertEqual(Policy(cpu=0.0004).args(["t"])[2:4], ["--cpu", "0.001"])
-        for bad in (dict(cpu=-1), dict(cpu="1"), dict(cpu=float("nan")), dict(timeout=0), dict(env=["NOEQ"]),
+        self.assertEqual(Policy(disk_mb=5).args(["t"])[2:4], ["--disk", "5"])
+        for bad in (dict(disk_mb=0), dict(disk_mb=-1), dict(disk_mb=True), dict(cpu=-1), dict(cpu="1"), dict(cpu=float("nan")), dict(timeout=0), dict(env=["NOEQ"]),
                     dict(env={"": "x"}), dict(require=["a,b"]), dict(require="seccomp"),
                     dict(keep_env="EVAL_*")):
             with self.subTest(bad=bad), self.assertRaises(sandlock.PolicyError):

@@ -1,4 +1,4 @@
-# Sandlock: make | make check | make install PREFIX=/usr/local DESTDIR= | make static
+# Sandlock: make | make check | make install PREFIX=/usr/local DESTDIR= | make uninstall | make static
 #           make asan-check | make bench
 CC ?= cc
 PREFIX ?= /usr/local
@@ -81,7 +81,7 @@ check-suite: all unit
 # AddressSanitizer and UndefinedBehaviorSanitizer (dynamic link: the
 # sanitizers need it), as root; any report aborts the run and fails the suite.
 asan-check:
-	SANDLOCK_TEST_TINY_KB=16384 SANDLOCK_ATTACKS_SKIP=env_ld_preload SANDLOCK_CHECK_USER=no ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 \
+	SANDLOCK_TEST_TINY_KB=16384 SANDLOCK_ATTACKS_SKIP=env_ld_preload SANDLOCK_CHECK_USER=no SANDLOCK_PASS_NAME=sanitizer ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 \
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	$(MAKE) BUILD=build-asan STATIC= CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" LDFLAGS="-fsanitize=address,undefined" check-suite
 
@@ -106,12 +106,24 @@ install: all
 	install -m 0644 $(BUILD)/libsandlock.a $(DESTDIR)$(PREFIX)/lib/libsandlock.a
 	install -m 0755 $(BUILD)/libsandlock.so $(DESTDIR)$(PREFIX)/lib/libsandlock.so.0
 	ln -sf libsandlock.so.0 $(DESTDIR)$(PREFIX)/lib/libsandlock.so
-	install -m 0644 $(BUILD)/sandlock.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig/sandlock.pc
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' sandlock.pc.in \
+		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/sandlock.pc
+	chmod 0644 $(DESTDIR)$(PREFIX)/lib/pkgconfig/sandlock.pc
 	install -m 0644 man/sandlock.1 $(DESTDIR)$(PREFIX)/share/man/man1/sandlock.1
 	install -m 0644 man/sandlock.3 $(DESTDIR)$(PREFIX)/share/man/man3/sandlock.3
 	install -m 0644 man/sandbox_exec.1 $(DESTDIR)$(PREFIX)/share/man/man1/sandbox_exec.1
 
+# What install put there, and nothing else.
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/sandlock $(DESTDIR)$(PREFIX)/bin/sandbox_exec \
+		$(DESTDIR)$(PREFIX)/include/sandlock.h $(DESTDIR)$(PREFIX)/lib/libsandlock.a \
+		$(DESTDIR)$(PREFIX)/lib/libsandlock.so.0 $(DESTDIR)$(PREFIX)/lib/libsandlock.so \
+		$(DESTDIR)$(PREFIX)/lib/pkgconfig/sandlock.pc \
+		$(DESTDIR)$(PREFIX)/share/man/man1/sandlock.1 \
+		$(DESTDIR)$(PREFIX)/share/man/man3/sandlock.3 \
+		$(DESTDIR)$(PREFIX)/share/man/man1/sandbox_exec.1
+
 clean:
 	rm -rf build build-asan
 
-.PHONY: all demo deps static unit check check-suite asan-check bench install clean
+.PHONY: all demo deps static unit check check-suite asan-check bench install uninstall clean

@@ -184,6 +184,10 @@ struct sandlock_policy {
 
 	/* when this descriptor becomes readable the run is stopped (-1: none) */
 	int cancel_fd;
+	/* A pipe or socket the caller reads (the report's, say): when its
+	 * reader is gone (the caller died: killed, crashed) the run is
+	 * stopped as cancelled, so nothing outlives the grader (-1: none). */
+	int hangup_fd;
 	bool verbose;           /* diagnostics on stderr */
 	/* Run where the host refuses seccomp filters or no-new-privs (a
 	 * serverless function): with rlimits, the clean environment, the
@@ -243,6 +247,13 @@ struct sandlock_result {
  * sandlock_error when the sandbox could not be set up (status 125,
  * result->error says why, verdict setup_failed).  Never runs the program
  * with fewer layers than the policy requires.
+ *
+ * It changes the calling process for good (see sandlock(3)): not dumpable
+ * (no core dumps, no ptrace or /proc/<pid>/{mem,environ} by the same uid),
+ * and a child subreaper, so that orphans of the run come back to be reaped
+ * and counted; orphans of the caller's other children come back too, and
+ * the caller must reap them.  Restoring either when a run ends would open
+ * them under a concurrent run of another thread.
  */
 SANDLOCK_API int sandlock_run(const struct sandlock_policy *p, char *const argv[],
 		 struct sandlock_result *result);

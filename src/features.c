@@ -367,8 +367,10 @@ void sandlock_print_features(const struct sandlock_features *f, int fd)
 		dprintf(fd, "%s: %s (%s); %s\n", name, sandlock_state_name(f->state[i]),
 			f->why[i], sandlock_feature_remedy(f, bit));
 	}
-	dprintf(fd, "close_range: %s\n", f->close_range ? "available" : "missing");
-	dprintf(fd, "pidfd: %s\n", f->pidfd ? "available" : "missing");
+	/* mechanisms the layers rest on, not layers: --require takes the
+	 * names above, and these lines do not look like theirs */
+	dprintf(fd, "(mechanisms, not layers) close_range %s, pidfd %s\n",
+		f->close_range ? "available" : "missing", f->pidfd ? "available" : "missing");
 }
 
 static void json_str(int fd, const char *s)

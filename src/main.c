@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/signalfd.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static int die(const char *msg)
@@ -80,6 +81,12 @@ int main(int argc, char **argv)
 	signal(SIGCHLD, SIG_DFL); /* an ignored SIGCHLD, inherited, would reap
 				     the program before we could wait for it */
 	p->cancel_fd = signalfd(-1, &stop, SFD_CLOEXEC);
+	/* A report pipe whose reader is gone: the grader died, and so does
+	 * the run (the bindings pass their pipe here). */
+	struct stat rst;
+	if (cli.report_fd >= 0 && fstat(cli.report_fd, &rst) == 0 &&
+	    (S_ISFIFO(rst.st_mode) || S_ISSOCK(rst.st_mode)))
+		p->hangup_fd = cli.report_fd;
 
 	/* The command line may carry what the program must not see (paths to
 	 * expected answers, --env values), and /proc/<pid>/cmdline is

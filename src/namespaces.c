@@ -111,16 +111,20 @@ int sl_namespaces_prepare(struct sl_run *run, struct sandlock_result *res)
 	/* root without CAP_SYS_ADMIN (a container's root) needs a user
 	 * namespace too; its maps name root and the program's identity,
 	 * which only a writer outside the namespace may map: we write them */
-	bool direct = root && sl_cap_effective(CAP_SYS_ADMIN);
+	bool direct = root && sl_cap_effective(CAP_SYS_ADMIN) &&
+		      !(p->require & SANDLOCK_LAYER_USERNS);
 	/* whether they work is learnt by trying: see sandlock_run */
 	/* Asked for (--unshare on|auto): all of them.  Implied (a run that may
-	 * fork, or --isolate-tmp): what that needs, and no more: a pid
-	 * namespace so that nothing outlives the run, with its /proc; a fresh
-	 * /tmp for --isolate-tmp; the network only when it was refused. */
-	bool asked = p->unshare != SANDLOCK_UNSHARE_DEFAULT || (p->require & ns_layers);
+	 * fork, --isolate-tmp, --disk, a namespace in --require): what that
+	 * needs, and no more: a pid namespace so that nothing outlives the
+	 * run, with its /proc (a mount namespace), and ipc; a fresh /tmp for
+	 * --isolate-tmp and --disk; the network when it was refused or
+	 * required, uts when required. */
+	bool asked = p->unshare != SANDLOCK_UNSHARE_DEFAULT;
 	int flags = asked ? NS_NO_USER
 		    : CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC |
-		      (p->no_network ? CLONE_NEWNET : 0);
+		      (p->no_network || (p->require & SANDLOCK_LAYER_NETNS) ? CLONE_NEWNET : 0) |
+		      ((p->require & SANDLOCK_LAYER_UTSNS) ? CLONE_NEWUTS : 0);
 	run->clone_ns_flags = flags | (direct ? 0 : CLONE_NEWUSER);
 	run->in_pidns = true;
 	run->parent_maps = root && !direct;

@@ -22,6 +22,7 @@ void sandlock_policy_init(struct sandlock_policy *p)
 	p->violation = SANDLOCK_VIOLATION_KILL;
 	p->stdin_fd = p->stdout_fd = p->stderr_fd = -1;
 	p->cancel_fd = -1;
+	p->hangup_fd = -1;
 }
 
 static void strlist_free(struct sandlock_strlist *l)

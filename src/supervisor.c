@@ -325,7 +325,8 @@ static pid_t spawn_with_fallbacks(struct sl_run *run, const struct sandlock_feat
 		 * enough even where the host allows it: a thread that calls
 		 * exec takes the process over without it */
 		bool need_watchdog = !run->use_pdeathsig || !run->in_pidns ||
-				     !f->pidfd; /* the init's check (spawn.c) */
+				     !f->pidfd || /* the init's check (spawn.c) */
+				     (p->require & SANDLOCK_LAYER_WATCHDOG);
 		if (need_watchdog && sl_lifeline_start(run) != 0) {
 			sl_seterr(res, "cannot start the watchdog: %s", strerror(errno));
 			*err = SANDLOCK_ESYSTEM;
@@ -446,12 +447,14 @@ static int wait_loop(const struct sandlock_policy *p, struct sl_run *run, pid_t 
 	struct rusage ru;
 
 	while (!exited) {
-		struct pollfd pf[7];
-		int n = 0, ipid = -1, itimer = -1, ilisten = -1, icancel = -1, irel[3] = { -1, -1, -1 };
+		struct pollfd pf[8];
+		int n = 0, ipid = -1, itimer = -1, ilisten = -1, icancel = -1, ihangup = -1;
+		int irel[3] = { -1, -1, -1 };
 		if (pidfd >= 0) { ipid = n; pf[n++] = (struct pollfd){ pidfd, POLLIN, 0 }; }
 		if (tfd >= 0) { itimer = n; pf[n++] = (struct pollfd){ tfd, POLLIN, 0 }; }
 		if (listener >= 0) { ilisten = n; pf[n++] = (struct pollfd){ listener, POLLIN, 0 }; }
 		if (p->cancel_fd >= 0) { icancel = n; pf[n++] = (struct pollfd){ p->cancel_fd, POLLIN, 0 }; }
+		if (p->hangup_fd >= 0) { ihangup = n; pf[n++] = (struct pollfd){ p->hangup_fd, 0, 0 }; }
 		for (int i = 0; i < 3; i++) {
 			int fd;
 			short ev = sl_relay_events(&rel[i], &fd);
@@ -486,6 +489,10 @@ static int wait_loop(const struct sandlock_policy *p, struct sl_run *run, pid_t 
 			if (read(p->cancel_fd, &si, sizeof(si)) == sizeof(si))
 				res->cancel_signal = (int)si.ssi_signo;
 			cancelled = true;
+			stop = true;
+		}
+		if (ihangup >= 0 && (pf[ihangup].revents & (POLLERR | POLLHUP))) {
+			cancelled = true; /* nobody is left to read what we say */
 			stop = true;
 		}
 		for (int i = 0; i < 3; i++) {
@@ -639,7 +646,8 @@ int sandlock_run(const struct sandlock_policy *p, char *const argv[],
 		       (p->strict && run.use_seccomp ? SANDLOCK_LAYER_STRICT : 0);
 	if (!run.drop_privs && (p->require & SANDLOCK_LAYER_PRIVDROP))
 		res->layers &= ~SANDLOCK_LAYER_PRIVDROP;
-	if ((err = check_required(p, res->layers, res)))
+	/* the watchdog is started with the program, whenever required */
+	if ((err = check_required(p, res->layers | (p->require & SANDLOCK_LAYER_WATCHDOG), res)))
 		goto failed;
 
 	pid = spawn_with_fallbacks(&run, &f, &pidfd, res, &err);

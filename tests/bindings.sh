@@ -60,6 +60,23 @@ else
 	skip "python bindings: /usr/bin/python3 not found"
 fi
 
+# ---- Python package: pip install of bindings/python into a fresh venv,
+# offline (the build backend from Debian's python3-setuptools), then the
+# installed module runs a real sandbox.  A copy: the build leaves files.
+if /usr/bin/python3 -c 'import venv, setuptools, wheel' 2>/dev/null; then
+	cp -r "$ROOT/bindings/python" "$WORK/pysrc"
+	check "python package installs (pip, venv, offline)" "$WORK" sh -c '
+		/usr/bin/python3 -m venv --system-site-packages venv &&
+		venv/bin/pip install -q --no-index --no-build-isolation ./pysrc &&
+		cd / && SANDLOCK="$0" "$1/venv/bin/python" -c "
+import sandlock_judge as s, sys
+assert \"site-packages\" in s.__file__, s.__file__
+r = s.run(s.Policy(no_fork=True), [\"/bin/true\"])
+print(\"Ran 1 tests\", r.verdict.value); sys.exit(r.verdict is not s.Verdict.OK)"' "$S" "$WORK"
+else
+	skip "python package: venv, setuptools or wheel missing (tools/setup-debian.sh installs them)"
+fi
+
 # ---- Go ----
 if command -v go >/dev/null 2>&1; then
 	mkdir -p "$WORK/gopath" "$WORK/gocache" "$WORK/gotmp"

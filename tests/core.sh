@@ -12,8 +12,18 @@ ME=$(id -u)
 expect_status "help" 0 $S --help
 expect_status "version" 0 $S --version
 expect_status "features" 0 $S --features
-for layer in seccomp seccomp_notify landlock userns pdeathsig close_range pidfd; do
+for layer in seccomp seccomp_notify landlock userns pdeathsig; do
 	if grep -q "^$layer: " "$WORK/out"; then pass "features lists $layer"; else fail "features lists $layer"; fi
+done
+# the mechanisms beneath, on a line of their own that no --require name matches
+if grep -qE '^\(mechanisms, not layers\) close_range (available|missing), pidfd (available|missing)$' "$WORK/out"; then
+	pass "features lists the mechanisms close_range and pidfd, apart from the layers"
+else fail "features: mechanisms line: $(tail -1 "$WORK/out")"; fi
+# every name --features prints as a layer, --require accepts
+for layer in $(grep -E '^[a-z_]+: ' "$WORK/out" | cut -d: -f1); do
+	$S --require "$layer" -- /bin/true >/dev/null 2>"$WORK/req.err"
+	if grep -q "invalid value for --require" "$WORK/req.err"; then fail "--require does not know $layer, which --features prints"
+	else pass "--require knows $layer"; fi
 done
 # every layer the report names has a line, with a state; the JSON form agrees
 $S --report "$WORK/layers.json" -- /bin/true
@@ -390,6 +400,26 @@ time.sleep(30)" >/dev/null 2>&1 &
 	if [ $started = no ]; then fail "exec from a thread ($prof): the program did not start"
 	elif alive "$marker.11"; then fail "SIGKILL of the sandbox kills a program exec'd by a thread ($prof)"; pkill -f "sleep $marker.11"
 	else pass "SIGKILL of the sandbox kills a program exec'd by a thread ($prof)"; fi
+done
+# The grader dies (killed, crashed) while it reads the report from a pipe:
+# the run dies with it.  Without a pipe to watch (a report file) the
+# program lives on, which is the proof that the reader's death did it.
+for mode in pipe file; do
+	if [ $mode = pipe ]; then
+		( $S --report-fd 3 -- /bin/sleep "$marker.13" 3>&1 >/dev/null 2>&1 | (sleep 0.4; exit 0) ) &
+	else
+		( $S --report "$WORK/hang.json" -- /bin/sleep "$marker.13" 3>&1 >/dev/null 2>&1 | (sleep 0.4; exit 0) ) &
+	fi
+	gpid=$!
+	sleep 0.2
+	before=no; alive "$marker.13" && before=yes
+	sleep 0.8
+	after=no; alive "$marker.13" && after=yes
+	pkill -f "sleep $marker.13"; wait $gpid 2>/dev/null
+	if [ $before = no ]; then fail "reader of the report dies ($mode): the program did not start"
+	elif [ $mode = pipe ] && [ $after = no ]; then pass "the run dies with the reader of its report pipe (the grader)"
+	elif [ $mode = file ] && [ $after = yes ]; then pass "with a report file the program outlives a reader of nothing (the control)"
+	else fail "reader of the report dies ($mode): program alive after: $after"; fi
 done
 # a SIGKILL in the first milliseconds, before the child is armed: 0-3 ms
 # after the start, many times (without the init's check 5% of the runs in

@@ -391,6 +391,21 @@ start_victim() {
 }
 
 expect_status "require a layer the host has" 0 $S --require seccomp,seccomp_notify,no_new_privs -- /bin/true
+# --require asks for what it names (with a run's base namespaces), not for
+# every namespace; a layer available but not asked for says how to ask
+if has netns && has utsns; then
+	rm -f "$WORK/req.json"
+	$S --require netns --report "$WORK/req.json" -- /bin/true >/dev/null 2>&1
+	if [ "$(json "$WORK/req.json" layers.netns)/$(json "$WORK/req.json" layers.utsns)" = true/false ]; then
+		pass "--require netns: a network namespace, not every namespace"
+	else fail "--require netns: $(head -c 400 "$WORK/req.json")"; fi
+	expect_status "--no-fork --require pidns runs (no --unshare needed)" 0 $S --no-fork --require pidns -- /bin/true
+fi
+if has landlock; then
+	msg=$($S --require landlock -- /bin/true 2>&1)
+	if [[ "$msg" == *"available here but was not asked for: add --landlock"* ]]; then pass "--require landlock without --landlock says what to do"
+	else fail "--require landlock message: $msg"; fi
+fi
 if [ -x "$N" ]; then
 	expect_status "no landlock: --landlock fails closed" 125 $N landlock -- $S --landlock -- /bin/true
 	expect_status "no landlock: --require landlock fails closed" 125 $N landlock -- $S --require landlock -- /bin/true

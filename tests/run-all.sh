@@ -29,10 +29,14 @@ run_suite() {
 	local label=$1
 	shift
 	echo "=== $label"
-	local out t0=$SECONDS
-	out=$("$@" 2>&1)
-	local st=$?
-	echo "$out" | grep -v '^PASS'
+	local out t0=$SECONDS st
+	# shown as it comes (all but the passes), kept whole for the totals
+	"$@" >"$STAGE/suite.log" 2>&1 &
+	local spid=$!
+	tail -n +1 -f --pid=$spid "$STAGE/suite.log" 2>/dev/null | grep --line-buffered -v '^PASS'
+	wait $spid
+	st=$?
+	out=$(cat "$STAGE/suite.log")
 	echo "--- $label: $((SECONDS - t0)) s"
 	# failures again at the very end: the tail of a long log is what CI shows
 	while IFS= read -r l; do FAILURES+=("[$label] ${l:0:300}"); done < <(echo "$out" | grep -E '^(FAIL|ERROR)')
@@ -59,10 +63,21 @@ run_suite() {
 }
 
 finish() {
+	# what the run made on the host goes with it: the test user it created
+	if [ "${CREATED_USER:-0}" = 1 ]; then
+		local tuid
+		tuid=$(id -u "$TEST_USER")
+		pkill -KILL -u "$TEST_USER" 2>/dev/null
+		sleep 0.2
+		# the registry of its scratch directories (src/scratch.c), empty by now
+		rmdir "/tmp/sandlock-$tuid.runs" 2>/dev/null
+		userdel -r "$TEST_USER" >/dev/null 2>&1 || echo "note: could not remove the test user $TEST_USER"
+	fi
 	if [ ${#FAILURES[@]} -gt 0 ]; then
 		echo "=== failures"
 		printf '%s\n' "${FAILURES[@]}"
 	fi
+	echo "=== summary of the ${PASS_NAME:-main} pass (every suite above, as root and as $TEST_USER, on every simulated host)"
 	echo "all: $TOTAL_PASS passed, $TOTAL_FAIL failed, $TOTAL_SKIP skipped"
 	[ "$TOTAL_FAIL" = 0 ]
 	exit
@@ -95,17 +110,22 @@ if [ "$(id -u)" = 0 ]; then
 	suites root
 	run_suite "stress (root)" env SANDLOCK="$STAGE/bin/sandlock" "$STAGE/tests/stress.sh"
 	if [ "${SANDLOCK_CHECK_USER:-yes}" = no ]; then
+		PASS_NAME=${SANDLOCK_PASS_NAME:-root-only}
 		# the sanitizer pass: the fallback paths of a default container too
 		[ "$CHECK_HOSTS" = yes ] && docker_suites root
 		finish
 	fi
-	id "$TEST_USER" >/dev/null 2>&1 || useradd --system --create-home "$TEST_USER" ||
-		{ echo "cannot create $TEST_USER"; exit 1; }
+	if ! id "$TEST_USER" >/dev/null 2>&1; then
+		useradd --system --create-home "$TEST_USER" || { echo "cannot create $TEST_USER"; exit 1; }
+		CREATED_USER=1
+	fi
 	suites "user $TEST_USER" runuser -u "$TEST_USER" --
 else
 	suites "user $(id -un)"
 fi
 [ -x "$ROOT/tests/bindings.sh" ] && run_suite bindings env SANDLOCK="$STAGE/bin/sandlock" "$ROOT/tests/bindings.sh"
+[ -x "$ROOT/tests/install.sh" ] && run_suite install "$ROOT/tests/install.sh" "$(basename "$BUILD")"
+[ -f "$ROOT/tests/docs.py" ] && run_suite docs /usr/bin/python3 "$ROOT/tests/docs.py" "$STAGE/bin/sandlock" "$ROOT"
 
 if [ "$CHECK_HOSTS" = yes ]; then
 	if [ "$(id -u)" = 0 ]; then

@@ -4,6 +4,7 @@
 set -e
 PKGS="build-essential pkg-config libseccomp-dev libcmocka-dev python3 golang-go
       procps util-linux passwd file libcap2-bin python3-seccomp python3-numpy
+      python3-venv python3-setuptools python3-wheel python3-pip
       golang-github-containers-common"
 [ "${1:-}" = --bench ] && PKGS="$PKGS bubblewrap firejail gnuplot-nox hyperfine"
 if [ "$(id -u)" != 0 ]; then

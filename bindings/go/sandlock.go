@@ -73,7 +73,7 @@ type Policy struct {
 	// DiskMB is --disk: the run's private /tmp, /dev/shm and scratch
 	// directory are one tmpfs of this many megabytes (0: not passed; it
 	// needs a mount namespace, see the manual).
-	DiskMB int
+	DiskMB  int
 	Nofile  int // --nofile
 	Nproc   int // --nproc
 	StackMB int // --stack, megabytes
@@ -87,6 +87,7 @@ type Policy struct {
 
 	NoNetwork bool // --no-network
 	NoFork    bool // --no-fork (threads still work)
+	NoJIT     bool // --no-jit: no memory the program writes and executes (W^X)
 	CleanEnv  bool // --clean-env: PATH, HOME, LANG, TMPDIR + Env + KeepEnv
 	// Env sets variables in the program's environment, "NAME=VALUE" each
 	// (--env, repeated).
@@ -101,6 +102,7 @@ type Policy struct {
 
 	Workdir   string // --workdir: chdir before exec
 	User      string // --user UID[:GID], only when started as root
+	UIDPool   string // --uid-pool FIRST-LAST: as root, a free uid of its own per run
 	Violation string // --violation kill|errno ("": kill)
 
 	Landlock   bool     // --landlock
@@ -110,6 +112,7 @@ type Policy struct {
 	IsolateTmp bool     // --isolate-tmp
 	Unshare    string   // --unshare auto|on|off ("": the CLI default)
 	Strict     bool     // --strict
+	BestEffort bool     // --best-effort: run with what a restricted host offers, reported
 	Require    []string // --require LAYER,... (run fails with 125 if absent)
 	Verbose    bool     // -v: sandbox diagnostics on stderr
 
@@ -383,6 +386,7 @@ func (p Policy) Args(argv []string) ([]string, error) {
 	}
 	flag(p.NoNetwork, "--no-network")
 	flag(p.NoFork, "--no-fork")
+	flag(p.NoJIT, "--no-jit")
 	flag(p.CleanEnv, "--clean-env")
 	for _, kv := range p.Env {
 		if i := strings.IndexByte(kv, '='); i <= 0 {
@@ -397,6 +401,7 @@ func (p Policy) Args(argv []string) ([]string, error) {
 	}
 	opt("--workdir", p.Workdir)
 	opt("--user", p.User)
+	opt("--uid-pool", p.UIDPool)
 	opt("--violation", p.Violation)
 	flag(p.Landlock, "--landlock")
 	for _, m := range []struct {
@@ -410,6 +415,7 @@ func (p Policy) Args(argv []string) ([]string, error) {
 	flag(p.IsolateTmp, "--isolate-tmp")
 	opt("--unshare", p.Unshare)
 	flag(p.Strict, "--strict")
+	flag(p.BestEffort, "--best-effort")
 	if len(p.Require) > 0 {
 		for _, r := range p.Require {
 			if r == "" || strings.Contains(r, ",") {
@@ -748,7 +754,9 @@ func Run(ctx context.Context, p Policy, argv []string) (Result, error) {
 			res.Verdict, res.Status, status)
 		res.Verdict = VerdictSetupFailed
 		res.Status = status
-	} else if res.Verdict == VerdictSetupFailed {
+	} else if res.Verdict == VerdictSetupFailed && res.Status != 126 && res.Status != 127 {
+		// 126/127 (not executable, not found): the sandbox worked and the
+		// command is the caller's to judge, as sandlock_run() returns 0
 		rerr = newErr(ErrSetupFailed, nil, "%s", res.Error)
 	}
 	if cancelled {

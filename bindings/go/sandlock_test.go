@@ -224,6 +224,21 @@ func TestSetupFailed(t *testing.T) {
 }
 
 // alive reports whether pid exists and is not a zombie.
+// readPids: the pids a test's tree wrote (written whole, by rename), or nil.
+func readPids(path string) []int {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	var pids []int
+	for _, f := range strings.Fields(string(b)) {
+		if n, err := strconv.Atoi(f); err == nil {
+			pids = append(pids, n)
+		}
+	}
+	return pids
+}
+
 func alive(pid int) bool {
 	if err := syscall.Kill(pid, 0); err != nil {
 		return !errors.Is(err, syscall.ESRCH)
@@ -267,18 +282,7 @@ func TestCancelKillsTree(t *testing.T) {
 			t.Fatalf("pid file never appeared: %v %+v", o.err, o.res)
 		}
 		time.Sleep(20 * time.Millisecond)
-		b, err := os.ReadFile(pidfile)
-		if err != nil {
-			continue
-		}
-		pids = nil
-		for _, f := range strings.Fields(string(b)) {
-			n, err := strconv.Atoi(f)
-			if err != nil {
-				t.Fatalf("pid file %q", b)
-			}
-			pids = append(pids, n)
-		}
+		pids = readPids(pidfile)
 	}
 	for _, pid := range pids {
 		if !alive(pid) {
@@ -433,21 +437,92 @@ func TestParseReport(t *testing.T) {
 	}
 }
 
+// The grader process dies (SIGKILL) while a run is going: the sandbox and
+// the program die with it (sandlock watches its report pipe's reader).
+// The grader is this test binary again, running TestHelperGrader.
+func TestDiesWithGrader(t *testing.T) {
+	bin := sandlockBinary(t)
+	pidfile := filepath.Join(sharedDir(t), "pids")
+	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperGrader$")
+	cmd.Env = append(os.Environ(), "SANDLOCK_HELPER_GRADER="+pidfile, "SANDLOCK="+bin)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var pids []int
+	for deadline := time.Now().Add(20 * time.Second); len(pids) < 2; {
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			cmd.Wait()
+			t.Fatal("the helper grader's run never started")
+		}
+		time.Sleep(20 * time.Millisecond)
+		pids = readPids(pidfile)
+	}
+	for _, pid := range pids {
+		if !alive(pid) {
+			t.Fatalf("pid %d not alive before the grader's death", pid)
+		}
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+	for _, pid := range pids {
+		gone := false
+		for i := 0; i < 100 && !gone; i++ {
+			if gone = !alive(pid); !gone {
+				time.Sleep(20 * time.Millisecond)
+			}
+		}
+		if !gone {
+			syscall.Kill(pid, syscall.SIGKILL)
+			t.Errorf("pid %d outlived the grader", pid)
+		}
+	}
+}
+
+// TestHelperGrader is the grader of TestDiesWithGrader (a no-op otherwise).
+func TestHelperGrader(t *testing.T) {
+	pidfile := os.Getenv("SANDLOCK_HELPER_GRADER")
+	if pidfile == "" {
+		return
+	}
+	Run(context.Background(), Policy{Binary: os.Getenv("SANDLOCK"), CPU: 200, Unshare: "off"},
+		[]string{"/bin/sh", "-c", `sleep 100 & echo $! > "$1.tmp"; echo $$ >> "$1.tmp"; mv "$1.tmp" "$1"; exec sleep 100`, "sh", pidfile})
+}
+
+// Not found (127) and not executable (126): a result, no error, as
+// sandlock_run() returns 0 for them.
+func TestNotFoundNotExecutable(t *testing.T) {
+	bin := sandlockBinary(t)
+	res, err := Run(context.Background(), Policy{Binary: bin}, []string{"/nonexistent/prog"})
+	if err != nil || res.Verdict != VerdictSetupFailed || res.Status != 127 {
+		t.Fatalf("not found: %v %s", err, show(res))
+	}
+	noexec := filepath.Join(sharedDir(t), "noexec")
+	if err := os.WriteFile(noexec, []byte("#!/bin/sh\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err = Run(context.Background(), Policy{Binary: bin}, []string{noexec})
+	if err != nil || res.Verdict != VerdictSetupFailed || res.Status != 126 {
+		t.Fatalf("not executable: %v %s", err, show(res))
+	}
+}
+
 func TestArgs(t *testing.T) {
 	p := Policy{
 		CPU: 2, MemMB: Unlimited, Timeout: 1500 * time.Millisecond, MaxOutput: 10,
 		NoNetwork: true, NoFork: true, CleanEnv: true, Env: []string{"A=1"}, KeepEnv: []string{"EVAL_*"},
 		Workdir: "/w", Landlock: true, RO: []string{"/r"}, RW: []string{"/rw"}, IsolateTmp: true,
 		Unshare: "off", Strict: true, Require: []string{"seccomp", "landlock"},
+		NoJIT: true, BestEffort: true, UIDPool: "60000-60099",
 		StdinFile: "in", StdoutFile: "out", StderrFile: "err",
 	}
 	got, err := p.Args([]string{"python3", "-c", "x"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := strings.Fields("--report-fd 3 --cpu 2 --mem 0 --timeout 1.5 --max-output 10 --no-network --no-fork " +
-		"--clean-env --env A=1 --keep-env EVAL_* --workdir /w --landlock --ro /r --rw /rw --isolate-tmp " +
-		"--unshare off --strict --require seccomp,landlock --stdin in --stdout out --stderr err -- python3 -c x")
+	want := strings.Fields("--report-fd 3 --cpu 2 --mem 0 --timeout 1.5 --max-output 10 --no-network --no-fork --no-jit " +
+		"--clean-env --env A=1 --keep-env EVAL_* --workdir /w --uid-pool 60000-60099 --landlock --ro /r --rw /rw --isolate-tmp " +
+		"--unshare off --strict --best-effort --require seccomp,landlock --stdin in --stdout out --stderr err -- python3 -c x")
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("got  %q\nwant %q", got, want)
 	}

@@ -1,4 +1,4 @@
-"""Tests for sandlock.py against the real sandlock binary.
+"""Tests for sandlock_judge.py against the real sandlock binary.
 
 Run: /usr/bin/python3 -m unittest discover -s bindings/python -v
 
@@ -19,8 +19,8 @@ import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import sandlock  # noqa: E402
-from sandlock import Policy, Verdict  # noqa: E402
+import sandlock_judge as sandlock  # noqa: E402
+from sandlock_judge import Policy, Verdict  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PY = "/usr/bin/python3"
@@ -233,14 +233,64 @@ class RealBinaryTest(unittest.TestCase):
         self._assert_dead(pids)
 
     def test_timeout_kills_tree(self):
+        # run(timeout=), the subprocess habit: the sandbox's wall clock, a
+        # wall_limit verdict, no exception, and the whole tree gone
         pidfile = os.path.join(shared_dir(self), "pids")
-        with self.assertRaises(sandlock.SandlockCancelled) as cm:
-            self.run_sb(self._start_tree(pidfile), cpu=200, unshare="off", run_timeout=1.5)
-        self._check_cancelled(cm.exception)
+        r = self.run_sb(self._start_tree(pidfile), cpu=200, unshare="off", run_timeout=1.5)
+        self.assertIs(r.verdict, Verdict.WALL_LIMIT, r)
+        self.assertEqual(r.status, 124, r)
+        self.assertFalse(r.cancelled, r)
+        self.assertEqual(r.limits.get("timeout_ms"), 1500, r)
         with open(pidfile) as f:
             pids = [int(x) for x in f.read().split()]
         self.assertEqual(len(pids), 2)
         self._assert_dead(pids)
+
+    def test_not_found_not_executable(self):
+        # as sandlock_run(): a result (verdict setup_failed, 127 / 126), no exception
+        r = self.run_sb(["/nonexistent/prog"])
+        self.assertEqual((r.verdict, r.status), (Verdict.SETUP_FAILED, 127), r)
+        noexec = os.path.join(shared_dir(self), "noexec")
+        with open(noexec, "w") as f:
+            f.write("#!/bin/sh\n")
+        os.chmod(noexec, 0o644)
+        r = self.run_sb([noexec])
+        self.assertEqual((r.verdict, r.status), (Verdict.SETUP_FAILED, 126), r)
+
+    def test_dies_with_grader(self):
+        # a grader process runs a sandbox, then is SIGKILLed: nothing of the
+        # run may live on (the sandbox watches its report pipe's reader)
+        pidfile = os.path.join(shared_dir(self), "pids")
+        here = os.path.dirname(os.path.abspath(__file__))
+        code = ("import sys; sys.path.insert(0, sys.argv[1]); import sandlock_judge as sandlock; "
+                "sandlock.run(sandlock.Policy(binary=sys.argv[2], cpu=200, unshare='off'), sys.argv[3:])")
+        grader = subprocess.Popen([sys.executable, "-c", code, here, self.binary]
+                                  + self._start_tree(pidfile))
+        pids = self._read_pids(pidfile, time.monotonic() + 10)
+        self.assertIsNotNone(pids, "the sandboxed tree did not start")
+        self.assertTrue(all(alive(p) for p in pids))
+        grader.kill()
+        grader.wait()
+        self._assert_dead(pids)
+
+    def test_many_descriptors(self):
+        # a grader holding more than 1,024 descriptors (select() cannot
+        # wait on descriptor 1024 and above)
+        import resource
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        if hard != resource.RLIM_INFINITY and hard < 1200:
+            self.skipTest(f"RLIMIT_NOFILE hard limit {hard}")
+        resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, 1200), hard))
+        held = []
+        try:
+            while len(held) < 1100:
+                held.append(os.open("/dev/null", os.O_RDONLY))
+            r = self.run_sb(["/bin/true"])
+            self.assertIs(r.verdict, Verdict.OK, r)
+        finally:
+            for fd in held:
+                os.close(fd)
+            resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
 
     def test_no_descriptor_leak(self):
         before = len(os.listdir("/proc/self/fd"))
@@ -368,11 +418,13 @@ class NoBinaryTest(unittest.TestCase):
                    no_network=True, no_fork=True, clean_env=True, env={"A": "1"},
                    keep_env=["EVAL_*"], workdir="/w", landlock=True, ro=["/r"], rw=["/rw"],
                    isolate_tmp=True, unshare="off", strict=True, require=["seccomp", "landlock"],
-                   stdin="in", stdout="out", stderr="err")
+                   stdin="in", stdout="out", stderr="err", no_jit=True, best_effort=True,
+                   uid_pool="60000-60099")
         self.assertEqual(p.args(["python3", "-c", "x"]), (
             "--report-fd 3 --cpu 2 --mem 0 --max-output 10 --timeout 1.5 --no-network --no-fork "
-            "--clean-env --env A=1 --keep-env EVAL_* --workdir /w --landlock --ro /r --rw /rw "
-            "--isolate-tmp --unshare off --strict --require seccomp,landlock --stdin in "
+            "--no-jit --clean-env --env A=1 --keep-env EVAL_* --workdir /w --uid-pool 60000-60099 "
+            "--landlock --ro /r --rw /rw "
+            "--isolate-tmp --unshare off --strict --best-effort --require seccomp,landlock --stdin in "
             "--stdout out --stderr err -- python3 -c x").split())
         self.assertEqual(Policy().args(["true"], report_fd=7), ["--report-fd", "7", "--", "true"])
         self.assertEqual(Policy(timeout=0.0004).args(["t"])[2:4], ["--timeout", "0.001"])

@@ -3,7 +3,7 @@
 // setup: victim:futex
 // evidence: a grader-side process waiting on a futex in shared memory (/dev/shm, same uid) is woken from inside the sandbox (victim writes victim.futex_woken)
 // escaped-if: ev victim.futex_woken
-// xfail: issue 4 (the uid's /dev/shm files are reachable without Landlock or a private /dev/shm)
+// xfail: by design without the layer of its variants (the uid's /dev/shm files are reachable without Landlock or a private /dev/shm)
 // variant: landlock | --landlock --no-fork --no-network --clean-env --cpu 5 --mem 256
 // variant: userns | --unshare on --no-fork --no-network --clean-env --cpu 5 --mem 256
 // cleanup: rm -f "/dev/shm/sandlock-$TOKEN.futex"

@@ -3,7 +3,7 @@
 # setup: victim
 # evidence: a grader-side process is made the OOM killer's first choice (1000 written to /proc/VICTIM/oom_score_adj; the runner reads it back)
 # escaped-if: [ "$(cat /proc/$VPID/oom_score_adj 2>/dev/null)" = 1000 ]
-# xfail: issue 4 (same-uid /proc/PID files are writable without Landlock or a PID namespace)
+# xfail: by design without the layer of its variants (same-uid /proc/PID files are writable without Landlock or a PID namespace)
 # variant: landlock | --landlock --no-fork --no-network --clean-env --cpu 5 --mem 256
 # variant: userns | --unshare on --no-fork --no-network --clean-env --cpu 5 --mem 256
 import os, sys

@@ -3,7 +3,7 @@
 # setup: victim
 # evidence: /proc/VICTIM/maps of a grader-side process is read; one of its mappings is a file whose name holds the secret
 # escaped-if: secret_leaked
-# xfail: issue 4 (other same-uid processes' /proc entries are readable without Landlock or a PID namespace)
+# layers: landlock,pidns (the Landlock domain every run gets where the kernel has Landlock, or a pid namespace; without either: other same-uid processes' /proc entries are readable without Landlock or a PID namespace)
 # variant: landlock | --landlock --no-fork --no-network --clean-env --cpu 5 --mem 256
 # variant: userns | --unshare on --no-fork --no-network --clean-env --cpu 5 --mem 256
 import os, sys

@@ -3,7 +3,7 @@
 # setup: victim
 # evidence: a word in a grader-side process's memory is overwritten through /proc/VICTIM/mem (the victim notices and writes victim.mem_modified)
 # escaped-if: ev victim.mem_modified
-# xfail: issue 4 (same-uid /proc/PID/mem is reachable without Landlock or a PID namespace)
+# layers: landlock,pidns (the Landlock domain every run gets where the kernel has Landlock, or a pid namespace; without either: same-uid /proc/PID/mem is reachable without Landlock or a PID namespace)
 # variant: landlock | --landlock --no-fork --no-network --clean-env --cpu 5 --mem 256
 # variant: userns | --unshare on --no-fork --no-network --clean-env --cpu 5 --mem 256
 import os, sys

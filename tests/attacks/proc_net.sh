@@ -3,7 +3,7 @@
 # setup: listener
 # evidence: /proc/net/tcp reveals the grader's listening sockets (the runner's listener port appears in LISTEN state in the output)
 # escaped-if: grep -q ":$TCPHEX 00000000:0000 0A" "$OUT"
-# xfail: issue 4 (the host network namespace's /proc/net is readable without a network namespace)
+# xfail: by design without the layer of its variants (the host network namespace's /proc/net is readable without a network namespace)
 # variant: userns | --unshare on --no-fork --no-network --clean-env --cpu 5 --mem 256
 # variant: - | --no-fork --clean-env --cpu 5 --mem 256 | network-allowed,xfail
 # note: bash cannot start under --no-network (glibc NSS calls socket(AF_UNIX) at startup), hence the network-allowed variant

@@ -2,7 +2,6 @@
 # flags: --no-fork --no-network --clean-env --cpu 5 --mem 256
 # evidence: a SysV semaphore set (key derived from TOKEN) is created and outlives the run (listed in /proc/sysvipc/sem afterwards)
 # escaped-if: sysv_exists sem
-# xfail: issue 4 (SysV IPC persists without an IPC namespace)
 # variant: userns | --unshare on --no-fork --no-network --clean-env --cpu 5 --mem 256
 # cleanup: sysv_remove sem
 import os, sys

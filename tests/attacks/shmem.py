@@ -2,7 +2,6 @@
 # flags: --no-fork --no-network --clean-env --cpu 5 --mem 256
 # evidence: a SysV shared memory segment (key derived from TOKEN) is created, filled, and outlives the run (listed in /proc/sysvipc/shm afterwards)
 # escaped-if: sysv_exists shm
-# xfail: issue 4 (SysV IPC persists without an IPC namespace)
 # variant: userns | --unshare on --no-fork --no-network --clean-env --cpu 5 --mem 256
 # cleanup: sysv_remove shm
 import os, sys

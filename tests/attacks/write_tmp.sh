@@ -2,7 +2,7 @@
 # flags: --no-fork --no-network --clean-env --cpu 5 --mem 256
 # evidence: /tmp/sandlock-canary-TOKEN is written and survives the run (visible to the next run)
 # escaped-if: test -e "/tmp/sandlock-canary-$TOKEN"
-# xfail: issue 4 (/tmp is shared and persistent without Landlock or a private mount namespace)
+# xfail: by design without the layer of its variants (/tmp is shared and persistent without Landlock or a private mount namespace)
 # variant: landlock | --landlock --no-fork --no-network --clean-env --cpu 5 --mem 256
 # variant: userns | --unshare on --no-fork --no-network --clean-env --cpu 5 --mem 256
 # variant: - | --no-fork --clean-env --cpu 5 --mem 256 | network-allowed,xfail

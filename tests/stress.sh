@@ -475,11 +475,16 @@ for t in "$TMPBASE"/* "$TMPBASE"/.[!.]*; do
 	# root's shared, unlistable parent of scratch directories stays; what
 	# is in it must not, but for emptied directories parked for later runs
 	# in spare/ (root's, 0700: see src/scratch.c)
+	# and the registry of live runs (runs/, root's, 0700), empty by now
 	if [ "$t" = "$TMPBASE/sandlock-root" ]; then
-		bad=$(find "$t" -mindepth 1 ! -path "$t/spare" ! -regex "$t/spare/[0-7]" 2>/dev/null)
+		bad=$(find "$t" -mindepth 1 ! -path "$t/spare" ! -regex "$t/spare/[0-7]" ! -path "$t/runs" 2>/dev/null)
 		badmode=$(find "$t/spare" -maxdepth 0 ! \( -user 0 -perm 0700 \) 2>/dev/null)
 		[ -z "$bad$badmode" ] && continue
 		left+=($bad $badmode)
+		continue
+	fi
+	# an ordinary user's registry of live runs: it stays, empty
+	if [ "$t" = "$TMPBASE/sandlock-$(id -u).runs" ] && [ -z "$(ls -A "$t" 2>/dev/null)" ]; then
 		continue
 	fi
 	[ -e "$t" ] && left+=("$t")

@@ -52,6 +52,9 @@ const char sl_cli_usage[] =
 "  --report FILE        write the JSON report to FILE\n"
 "  --report-fd N        write the JSON report to descriptor N\n"
 "  -v, --verbose        diagnostics on stderr\n"
+"  -q, --quiet          a sandbox that could not be set up, or a command not\n"
+"                       found, is told by the report alone (for programs\n"
+"                       that read it; errors in the options are still shown)\n"
 "  --features           what this host offers, one line per layer\n"
 "  --json               with --features: one JSON object\n"
 "  --help, --version\n"
@@ -100,6 +103,7 @@ static const struct option options[] = {
 	{ "report", required_argument, 0, O_REPORT },
 	{ "report-fd", required_argument, 0, O_REPORTFD },
 	{ "verbose", no_argument, 0, 'v' },
+	{ "quiet", no_argument, 0, 'q' },
 	{ "features", no_argument, 0, O_FEATURES },
 	{ "best-effort", no_argument, 0, O_BESTEFFORT },
 	{ "uid-pool", required_argument, 0, O_UIDPOOL },
@@ -218,7 +222,7 @@ int sl_cli_parse(int argc, char **argv, struct sl_cli *cli, char *err, size_t er
 	optind = 1;
 	opterr = 0;
 	int c;
-	while ((c = getopt_long(argc, argv, "+v", options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+vq", options, NULL)) != -1) {
 		const char *a = optarg;
 		const char *name = optind > 0 && optind <= argc ? argv[optind - 1] : "?";
 		uint64_t v = 0;
@@ -338,6 +342,7 @@ int sl_cli_parse(int argc, char **argv, struct sl_cli *cli, char *err, size_t er
 			break;
 		}
 		case O_JSON: cli->json = true; break;
+		case 'q': cli->quiet = true; break;
 		case O_HELP: cli->action = SL_CLI_HELP; break;
 		case O_VERSION: cli->action = SL_CLI_VERSION; break;
 		case ':':

@@ -12,6 +12,7 @@ struct sl_cli {
 	char *report_path;      /* --report FILE */
 	int report_fd;          /* --report-fd N, -1 if none */
 	bool json;              /* --features --json */
+	bool quiet;             /* -q: a failed setup is told by the report alone */
 };
 
 /* Parse; returns 0, or -1 with one line in err (exit status 125). */

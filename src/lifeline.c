@@ -48,8 +48,11 @@ SL_CHILD static int watchdog(void *arg)
 	uint64_t all = ~0ull;
 	sl_raw(SYS_rt_sigprocmask, SIG_SETMASK, (long)&all, 0, 8);
 	/* hold nothing else: not the write end, not the program's pipes */
-	if (rfd > 0)
-		sl_raw(SYS_close_range, 0, rfd - 1, 0, 0);
+	/* (one by one where close_range is missing or refused: a copy of
+	 * an output pipe kept here would keep the supervisor from its EOF) */
+	if (rfd > 0 && sl_raw(SYS_close_range, 0, rfd - 1, 0, 0) != 0)
+		for (long fd = 0; fd < rfd; fd++)
+			sl_raw(SYS_close, fd, 0, 0, 0);
 	if (sl_raw(SYS_close_range, rfd + 1, ~0U, 0, 0) != 0)
 		for (long fd = rfd + 1; fd < 65536; fd++)
 			sl_raw(SYS_close, fd, 0, 0, 0);

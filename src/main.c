@@ -125,7 +125,10 @@ int main(int argc, char **argv)
 	if (rf.fd == cli.report_fd)
 		rf.fd = -1; /* the caller's, left open */
 	sl_report_file_close(&rf);
-	if (rc != 0 || r.status == SANDLOCK_EXIT_NOEXEC || r.status == SANDLOCK_EXIT_NOTFOUND)
+	/* with -q and a report written, the report says it (the bindings
+	 * raise it: printing it too would say it twice) */
+	bool told = cli.quiet && (cli.report_fd >= 0 || cli.report_path) && !report_failed;
+	if ((rc != 0 || r.status == SANDLOCK_EXIT_NOEXEC || r.status == SANDLOCK_EXIT_NOTFOUND) && !told)
 		fprintf(stderr, "sandlock: %s\n", r.error[0] ? r.error : sandlock_strerror(rc));
 	if (rc == 0 && p->verbose && r.missing[0])
 		fprintf(stderr, "sandlock: running without: %s; see sandlock --features\n", r.missing);

@@ -80,6 +80,15 @@ expect_status "original command line" 0 $S $ORIG -- $PY -c 'print("hello")'
 SE=$(dirname "$S")/sandbox_exec
 expect_status "sandbox_exec name" 0 $SE $ORIG -- $PY -c 'print("hello")'
 if [ "$(cat "$WORK/out")" = hello ] && [ ! -s "$WORK/err" ]; then pass "silent by default"; else fail "silent by default: $(cat "$WORK/err")"; fi
+# -q with a report: the report tells a command not found, stderr does not;
+# without -q (or without a report) stderr tells it too
+$S -q --report "$WORK/q.json" -- /nonexistent/cmd 2>"$WORK/qerr"; qst=$?
+$S --report "$WORK/q2.json" -- /nonexistent/cmd 2>"$WORK/qerr2"
+$S -q -- /nonexistent/cmd 2>"$WORK/qerr3"
+if [ $qst = 127 ] && [ ! -s "$WORK/qerr" ] && grep -q nonexistent "$WORK/q.json" &&
+	grep -q nonexistent "$WORK/qerr2" && grep -q nonexistent "$WORK/qerr3"; then
+	pass "-q: a command not found is told by the report alone"
+else fail "-q: status $qst, stderr [$(cat "$WORK/qerr")], without -q [$(cat "$WORK/qerr2")], no report [$(cat "$WORK/qerr3")]"; fi
 
 # ---- exit statuses ----
 expect_status "exit code passthrough" 42 $S $ORIG -- $PY -c 'import sys; sys.exit(42)'

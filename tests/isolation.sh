@@ -17,10 +17,16 @@ AS_PROGRAM=()
 N="$P/nolayer"
 # a grader process with a secret in its environment
 start_victim() {
-	"${AS_PROGRAM[@]}" env GRADER_SECRET="$SECRET" sleep 30 &
-	local w=$!
+	# (runuser announces its child's death by a signal on its stderr)
+	"${AS_PROGRAM[@]}" env GRADER_SECRET="$SECRET" sleep 30 2>/dev/null &
+	victim_job=$!
 	sleep 0.2
-	victim=$(pgrep -P $w -x sleep || echo $w)
+	victim=$(pgrep -P $victim_job -x sleep || echo $victim_job)
+}
+# the victim, and the job that started it
+stop_victim() {
+	kill $victim 2>/dev/null
+	wait $victim_job 2>/dev/null
 }
 BARE=()   # a prefix for the run without the layer (which also has --unshare off)
 
@@ -76,7 +82,7 @@ print(os.read(fd, 100) if fd >= 0 else 'denied')"
 	contained "read a grader process's maps" 'grep -q "sleep" "$WORK/ev"' --landlock -- $R "print(open('/proc/$victim/maps').read())"
 	contained "read a grader process's environ (default profile)" "$read_secret" --no-fork -- $R "print(open('/proc/$victim/environ').read())"
 	BARE=()
-	kill $victim 2>/dev/null; wait $victim 2>/dev/null
+	stop_victim
 	# honest programs under the default rules
 	expect_status "landlock: python with stdlib imports" 0 $S --landlock --workdir "$SUB" -- $PY -c 'import json, re, os, threading, hashlib, decimal, sqlite3, collections; print(os.listdir("/proc/self/fd"))'
 	# the default /proc files, from the /proc the program sees: a forking
@@ -136,7 +142,7 @@ PYEOF
 	contained "connect to the grader's abstract unix socket" 'grep -q "^ok" "$WORK/ev"' --landlock -- $PY -c "
 import socket, os
 s = socket.socket(socket.AF_UNIX); s.connect('\0sandlock-grader-%d' % $ME); print('ok')"
-	kill $lpid 2>/dev/null; wait $lpid 2>/dev/null
+	{ kill $lpid; wait $lpid; } 2>/dev/null
 	BARE=()
 fi
 
@@ -154,7 +160,7 @@ if has pidns; then
 	start_victim
 	BARE=("$N" landlock userns --)
 	contained "unshare: read a grader process's environ" "$read_secret" --unshare on -- $PY -c "print(open('/proc/$victim/environ').read())"
-	kill $victim 2>/dev/null; wait $victim 2>/dev/null
+	stop_victim
 	BARE=()
 	contained "unshare: connect to a TCP port on the host" 'grep -q CONNECTED "$WORK/ev"' --unshare on -- $PY -c '
 import socket
@@ -383,12 +389,6 @@ done
 # seccomp policy, as container runtimes and serverless platforms impose)
 N="$P/nolayer"
 # a grader process with a secret in its environment
-start_victim() {
-	"${AS_PROGRAM[@]}" env GRADER_SECRET="$SECRET" sleep 30 &
-	local w=$!
-	sleep 0.2
-	victim=$(pgrep -P $w -x sleep || echo $w)
-}
 
 expect_status "require a layer the host has" 0 $S --require seccomp,seccomp_notify,no_new_privs -- /bin/true
 # --require asks for what it names (with a run's base namespaces), not for

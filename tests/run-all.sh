@@ -106,6 +106,7 @@ docker_suites() { # LABEL AS-USER-PREFIX...
 	suites "docker-sim, $1" "${@:2}" env SANDLOCK_ATTACK_JOBS=$jobs "$SIM" docker --
 }
 
+[ -x "$ROOT/tests/unit.sh" ] && run_suite unit "$ROOT/tests/unit.sh" "$BUILD"
 if [ "$(id -u)" = 0 ]; then
 	suites root
 	run_suite "stress (root)" env SANDLOCK="$STAGE/bin/sandlock" "$STAGE/tests/stress.sh"

@@ -319,7 +319,9 @@ func (p Policy) Args(argv []string) ([]string, error) {
 	if len(argv) == 0 || argv[0] == "" {
 		return nil, newErr(ErrInvalidPolicy, nil, "empty command")
 	}
-	args := []string{"--report-fd", strconv.Itoa(reportFD)}
+	// -q: a failed setup is in the report, which becomes the error; not
+	// printed on the program's stderr as well
+	args := []string{"--report-fd", strconv.Itoa(reportFD), "-q"}
 	switch {
 	case p.CPUTime < 0:
 		return nil, newErr(ErrInvalidPolicy, nil, "negative CPUTime")

@@ -520,19 +520,19 @@ func TestArgs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := strings.Fields("--report-fd 3 --cpu 2 --mem 0 --timeout 1.5 --max-output 10 --no-network --no-fork --no-jit " +
+	want := strings.Fields("--report-fd 3 -q --cpu 2 --mem 0 --timeout 1.5 --max-output 10 --no-network --no-fork --no-jit " +
 		"--clean-env --env A=1 --keep-env EVAL_* --workdir /w --uid-pool 60000-60099 --landlock --ro /r --rw /rw --isolate-tmp " +
 		"--unshare off --strict --best-effort --require seccomp,landlock --stdin in --stdout out --stderr err -- python3 -c x")
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("got  %q\nwant %q", got, want)
 	}
-	if got, _ := (Policy{}).Args([]string{"true"}); !reflect.DeepEqual(got, []string{"--report-fd", "3", "--", "true"}) {
+	if got, _ := (Policy{}).Args([]string{"true"}); !reflect.DeepEqual(got, []string{"--report-fd", "3", "-q", "--", "true"}) {
 		t.Fatalf("zero policy: %q", got)
 	}
-	if got, _ := (Policy{CPU: 3, CPUTime: 500 * time.Millisecond}).Args([]string{"t"}); !reflect.DeepEqual(got[2:4], []string{"--cpu", "0.5"}) {
+	if got, _ := (Policy{CPU: 3, CPUTime: 500 * time.Millisecond}).Args([]string{"t"}); !reflect.DeepEqual(got[3:5], []string{"--cpu", "0.5"}) {
 		t.Fatalf("CPUTime: %q", got)
 	}
-	if got, _ := (Policy{DiskMB: 5}).Args([]string{"t"}); !reflect.DeepEqual(got[2:4], []string{"--disk", "5"}) {
+	if got, _ := (Policy{DiskMB: 5}).Args([]string{"t"}); !reflect.DeepEqual(got[3:5], []string{"--disk", "5"}) {
 		t.Fatalf("DiskMB: %q", got)
 	}
 	bad := []Policy{{CPU: -2}, {CPUTime: -1}, {Timeout: -1}, {DiskMB: -1}, {Env: []string{"NOEQUALS"}}, {Env: []string{"=x"}},

@@ -193,7 +193,9 @@ class Policy:
         argv = [os.fspath(a) for a in argv]
         if not argv or not argv[0]:
             raise PolicyError("empty command")
-        out = ["--report-fd", str(int(report_fd))]
+        # -q: a failed setup is in the report, which is raised; not printed
+        # on the program's stderr as well
+        out = ["--report-fd", str(int(report_fd)), "-q"]
         if self.cpu is not None:
             if isinstance(self.cpu, bool) or not isinstance(self.cpu, (int, float)) \
                     or not self.cpu >= 0 or self.cpu == float("inf"):

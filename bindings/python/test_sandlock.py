@@ -246,6 +246,17 @@ class RealBinaryTest(unittest.TestCase):
         self.assertEqual(len(pids), 2)
         self._assert_dead(pids)
 
+    def test_setup_error_raised_not_printed(self):
+        # a sandbox that cannot be set up: the exception says it, and
+        # nothing is printed on the (inherited) stderr as well
+        errfile = os.path.join(shared_dir(self), "err")
+        with open(errfile, "wb") as err:
+            with self.assertRaises(sandlock.SandlockSetupFailed) as cm:
+                self.run_sb(["/bin/true"], require=["isolate_tmp"], stderr=err)
+        self.assertIn("isolate_tmp", cm.exception.result.error)
+        with open(errfile, "rb") as f:
+            self.assertEqual(f.read(), b"")
+
     def test_not_found_not_executable(self):
         # as sandlock_run(): a result (verdict setup_failed, 127 / 126), no exception
         r = self.run_sb(["/nonexistent/prog"])
@@ -421,17 +432,17 @@ class NoBinaryTest(unittest.TestCase):
                    stdin="in", stdout="out", stderr="err", no_jit=True, best_effort=True,
                    uid_pool="60000-60099")
         self.assertEqual(p.args(["python3", "-c", "x"]), (
-            "--report-fd 3 --cpu 2 --mem 0 --max-output 10 --timeout 1.5 --no-network --no-fork "
+            "--report-fd 3 -q --cpu 2 --mem 0 --max-output 10 --timeout 1.5 --no-network --no-fork "
             "--no-jit --clean-env --env A=1 --keep-env EVAL_* --workdir /w --uid-pool 60000-60099 "
             "--landlock --ro /r --rw /rw "
             "--isolate-tmp --unshare off --strict --best-effort --require seccomp,landlock --stdin in "
             "--stdout out --stderr err -- python3 -c x").split())
-        self.assertEqual(Policy().args(["true"], report_fd=7), ["--report-fd", "7", "--", "true"])
-        self.assertEqual(Policy(timeout=0.0004).args(["t"])[2:4], ["--timeout", "0.001"])
-        self.assertEqual(Policy(timeout=2).args(["t"])[2:4], ["--timeout", "2"])
-        self.assertEqual(Policy(cpu=0.5).args(["t"])[2:4], ["--cpu", "0.5"])
-        self.assertEqual(Policy(cpu=0.0004).args(["t"])[2:4], ["--cpu", "0.001"])
-        self.assertEqual(Policy(disk_mb=5).args(["t"])[2:4], ["--disk", "5"])
+        self.assertEqual(Policy().args(["true"], report_fd=7), ["--report-fd", "7", "-q", "--", "true"])
+        self.assertEqual(Policy(timeout=0.0004).args(["t"])[3:5], ["--timeout", "0.001"])
+        self.assertEqual(Policy(timeout=2).args(["t"])[3:5], ["--timeout", "2"])
+        self.assertEqual(Policy(cpu=0.5).args(["t"])[3:5], ["--cpu", "0.5"])
+        self.assertEqual(Policy(cpu=0.0004).args(["t"])[3:5], ["--cpu", "0.001"])
+        self.assertEqual(Policy(disk_mb=5).args(["t"])[3:5], ["--disk", "5"])
         for bad in (dict(disk_mb=0), dict(disk_mb=-1), dict(disk_mb=True), dict(cpu=-1), dict(cpu="1"), dict(cpu=float("nan")), dict(timeout=0), dict(env=["NOEQ"]),
                     dict(env={"": "x"}), dict(require=["a,b"]), dict(require="seccomp"),
                     dict(keep_env="EVAL_*")):

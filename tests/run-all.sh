@@ -77,7 +77,7 @@ finish() {
 		echo "=== failures"
 		printf '%s\n' "${FAILURES[@]}"
 	fi
-	echo "=== summary of the ${PASS_NAME:-main} pass (every suite above, as root and as $TEST_USER, on every simulated host)"
+	echo "=== summary of the ${PASS_NAME:-main} pass (${PASS_SCOPE:-every suite above, as root and as $TEST_USER, on every simulated host})"
 	echo "all: $TOTAL_PASS passed, $TOTAL_FAIL failed, $TOTAL_SKIP skipped"
 	[ "$TOTAL_FAIL" = 0 ]
 	exit
@@ -112,6 +112,7 @@ if [ "$(id -u)" = 0 ]; then
 	run_suite "stress (root)" env SANDLOCK="$STAGE/bin/sandlock" "$STAGE/tests/stress.sh"
 	if [ "${SANDLOCK_CHECK_USER:-yes}" = no ]; then
 		PASS_NAME=${SANDLOCK_PASS_NAME:-root-only}
+		PASS_SCOPE="every suite above, as root, on the full host and the Docker simulation"
 		# the sanitizer pass: the fallback paths of a default container too
 		[ "$CHECK_HOSTS" = yes ] && docker_suites root
 		finish

@@ -274,25 +274,19 @@ static bool terminals_reachable(const struct sl_run *run)
 	if (run->mount_proc) /* a mount namespace: a devpts of its own */
 		return false;
 	uid_t uid = run->drop_privs ? run->uid : geteuid();
-	int dfd = open("/dev/pts", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd < 0)
+	DIR *d = opendir("/dev/pts");
+	if (!d)
 		return false;
-	char buf[4096];
-	long n;
 	bool found = false;
-	while (!found && (n = syscall(SYS_getdents64, dfd, buf, sizeof(buf))) > 0) {
-		for (long off = 0; off < n && !found;) {
-			struct { uint64_t ino; int64_t o; unsigned short reclen;
-				 unsigned char type; char name[]; } *d = (void *)(buf + off);
-			off += d->reclen;
-			struct stat st;
-			if (d->type != DT_CHR || !strcmp(d->name, "ptmx") ||
-			    fstatat(dfd, d->name, &st, AT_SYMLINK_NOFOLLOW) != 0)
-				continue;
-			found = st.st_uid == uid || (st.st_mode & (S_IROTH | S_IWOTH));
-		}
+	struct dirent *e;
+	while (!found && (e = readdir(d))) {
+		struct stat st;
+		if (e->d_type != DT_CHR || !strcmp(e->d_name, "ptmx") ||
+		    fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+			continue;
+		found = st.st_uid == uid || (st.st_mode & (S_IROTH | S_IWOTH));
 	}
-	close(dfd);
+	closedir(d);
 	return found;
 }
 

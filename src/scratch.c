@@ -253,40 +253,37 @@ static bool remove_tree(int dfd);
 static void sweep(const char *registry, const char *parent, bool root)
 {
 	int rfd = open(registry, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (rfd < 0)
+	DIR *reg = rfd >= 0 ? fdopendir(rfd) : NULL;
+	if (!reg) {
+		if (rfd >= 0)
+			close(rfd);
 		return;
+	}
 	int pfd = open(parent, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	char buf[4096];
-	long n;
-	while (pfd >= 0 && (n = syscall(SYS_getdents64, rfd, buf, sizeof(buf))) > 0) {
-		for (long off = 0; off < n;) {
-			struct { uint64_t ino; int64_t o; unsigned short reclen;
-				 unsigned char type; char name[]; } *e = (void *)(buf + off);
-			off += e->reclen;
-			if (!scratch_name(e->name, root))
-				continue;
-			int efd = openat(rfd, e->name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-			if (efd < 0)
-				continue;
-			if (flock(efd, LOCK_EX | LOCK_NB) == 0) {
-				/* its supervisor is gone */
-				int dfd = openat(pfd, e->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-				if (dfd < 0) {
-					fchmodat(pfd, e->name, 0700, 0);
-					dfd = openat(pfd, e->name,
-						     O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-				}
-				if (dfd >= 0)
-					remove_tree(dfd);
-				if (unlinkat(pfd, e->name, AT_REMOVEDIR) == 0 || errno == ENOENT)
-					unlinkat(rfd, e->name, 0);
+	struct dirent *e;
+	while (pfd >= 0 && (e = readdir(reg))) {
+		if (!scratch_name(e->d_name, root))
+			continue;
+		int efd = openat(rfd, e->d_name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+		if (efd < 0)
+			continue;
+		if (flock(efd, LOCK_EX | LOCK_NB) == 0) {
+			/* its supervisor is gone */
+			int dfd = openat(pfd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			if (dfd < 0) {
+				fchmodat(pfd, e->d_name, 0700, 0);
+				dfd = openat(pfd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 			}
-			close(efd);
+			if (dfd >= 0)
+				remove_tree(dfd);
+			if (unlinkat(pfd, e->d_name, AT_REMOVEDIR) == 0 || errno == ENOENT)
+				unlinkat(rfd, e->d_name, 0);
 		}
+		close(efd);
 	}
 	if (pfd >= 0)
 		close(pfd);
-	close(rfd);
+	closedir(reg);
 }
 
 /* Enter dir (parent/name) in the registry, locked while we live; the

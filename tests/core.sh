@@ -80,6 +80,31 @@ expect_status "original command line" 0 $S $ORIG -- $PY -c 'print("hello")'
 SE=$(dirname "$S")/sandbox_exec
 expect_status "sandbox_exec name" 0 $SE $ORIG -- $PY -c 'print("hello")'
 if [ "$(cat "$WORK/out")" = hello ] && [ ! -s "$WORK/err" ]; then pass "silent by default"; else fail "silent by default: $(cat "$WORK/err")"; fi
+# An honest program on the grader's terminal (the setup the tty attacks are
+# contained in): what is typed reaches its stdin, its output reaches the
+# terminal, and it sees pipes, not the terminal.
+tty_out=$($PY - "$S" <<'PYEOF'
+import os, pty, select, subprocess, sys, time
+m, s = pty.openpty()
+p = subprocess.Popen([sys.argv[1], "--timeout", "5", "--", "/usr/bin/python3", "-c",
+                      "import os, sys; l = sys.stdin.readline(); print('got', l.strip(), os.isatty(0), os.isatty(1))"],
+                     stdin=s, stdout=s, stderr=s, start_new_session=True)
+os.close(s)
+os.write(m, b"typed-line\n")
+out, t0 = b"", time.time()
+while time.time() - t0 < 8:
+    if select.select([m], [], [], 0.1)[0]:
+        try:
+            out += os.read(m, 4096)
+        except OSError:
+            break
+    if p.poll() is not None and not select.select([m], [], [], 0.2)[0]:
+        break
+print(p.wait(), out.decode(errors="replace").replace("\r", "").replace("\n", "|"))
+PYEOF
+)
+if [[ "$tty_out" == "0 "*"got typed-line False False"* ]]; then pass "an honest program on a terminal reads what is typed and writes to it (through pipes)"
+else fail "honest program on a terminal: $tty_out"; fi
 # -q with a report: the report tells a command not found, stderr does not;
 # without -q (or without a report) stderr tells it too
 $S -q --report "$WORK/q.json" -- /nonexistent/cmd 2>"$WORK/qerr"; qst=$?

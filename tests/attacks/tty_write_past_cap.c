@@ -12,11 +12,7 @@
 int main(int argc, char **argv)
 {
 	attack_init(argc, argv);
-	int t = grader_tty();
-	if (t < 0) {
-		say("no terminal\n");
-		return 1;
-	}
+	int t = need_grader_tty();
 	int fl = fcntl(t, F_GETFL);
 	fcntl(t, F_SETFL, fl & ~O_NONBLOCK);
 	static char buf[65536];

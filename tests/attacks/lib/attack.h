@@ -196,3 +196,14 @@ static int grader_tty(void)
 	}
 	return -1;
 }
+
+/* The same, or the attack ends here (exit 1: nothing to attack). */
+static int need_grader_tty(void)
+{
+	int t = grader_tty();
+	if (t < 0) {
+		say("no terminal\n");
+		exit(1);
+	}
+	return t;
+}

@@ -195,6 +195,13 @@ struct sandlock_policy {
 	 * report's layers say what was missing.  Without it such a host
 	 * fails closed (SANDLOCK_ENOSYS, status 125). */
 	bool best_effort;
+	/* Whole-run accounting in a cgroup v2 of the run's own, made under
+	 * this directory (one the caller may write: delegated to it, or its
+	 * own as root).  NULL: under the caller's own cgroup, where it may
+	 * make one there; no_cgroup: never (the supervisor samples /proc).
+	 * Used when cpu_ms or mem_mb is set; the report's accounting says. */
+	char *cgroup;
+	bool no_cgroup;
 };
 
 SANDLOCK_API void sandlock_policy_init(struct sandlock_policy *p);
@@ -211,6 +218,10 @@ SANDLOCK_API int sandlock_policy_validate(const struct sandlock_policy *p, char 
 enum sandlock_accounting {
 	SANDLOCK_ACCOUNTING_NONE,       /* no limit, or /proc unreadable: per-process rlimits only */
 	SANDLOCK_ACCOUNTING_SUPERVISOR, /* sampled from /proc by the supervisor */
+	SANDLOCK_ACCOUNTING_CGROUP,     /* the run's own cgroup: CPU and memory */
+	/* the run's own cgroup counts the CPU; the memory controller is not
+	 * delegated there, and the supervisor samples memory */
+	SANDLOCK_ACCOUNTING_CGROUP_CPU,
 };
 SANDLOCK_API const char *sandlock_accounting_name(enum sandlock_accounting a);
 

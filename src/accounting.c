@@ -4,8 +4,13 @@
  * one process at a time.
  *
  * One interface, for the supervisor's loop: start, sample when the interval
- * says so, finish.  This implementation samples from /proc without any
- * privilege ("accounting": "supervisor"):
+ * says so, finish; two sources behind it.  Where the run has a cgroup of
+ * its own (cgroup.c: "accounting": "cgroup", or "cgroup_cpu" where only
+ * its CPU is ours to read), the kernel's figures: cpu.stat counts every
+ * process that was ever in it, memory.max holds the run to --mem and
+ * memory.events says when it did.  Otherwise, and for what the cgroup
+ * does not hold, samples from /proc without any privilege ("accounting":
+ * "supervisor"):
  *
  *  - the run is the session of its first process (the filter refuses
  *    setsid and setpgid, so nothing leaves it);  its processes are found by
@@ -29,8 +34,10 @@
  *    program from ignoring or catching it).
  *
  * What a sample cannot see it cannot stop in time: CPU used between two
- * samples (the interval shrinks as the limit comes near) and memory held
- * for less than an interval.  The per-process rlimits stay as backstops.
+ * samples (the interval shrinks as the limit comes near), memory held for
+ * less than an interval, and the CPU of a process the kernel reaped itself
+ * (its parent ignored SIGCHLD: nobody's rusage gets it); the cgroup sees
+ * the last.  The per-process rlimits stay as backstops.
  */
 #include "internal.h"
 
@@ -270,7 +277,9 @@ static bool probe(struct sl_acct *a)
 	a->children_lists = access(path, R_OK) == 0;
 	if (!read_stat(a->session, &s) || s.session != a->session ||
 	    !(a->walk = malloc(sizeof(*a->walk)))) {
-		a->active = false;
+		/* the run's cgroup still counts what it can */
+		a->need_walk = false;
+		a->active = a->cg != NULL;
 		return false;
 	}
 	a->probed = true;
@@ -278,9 +287,11 @@ static bool probe(struct sl_acct *a)
 }
 
 void sl_acct_start(struct sl_acct *a, const struct sandlock_policy *p, pid_t session,
-		   bool in_pidns, bool private_tmpfs)
+		   bool in_pidns, bool private_tmpfs, struct sl_cgroup *cg, bool cg_alone)
 {
 	memset(a, 0, sizeof(*a));
+	a->cg = cg && cg->joined ? cg : NULL;
+	a->cg_alone = a->cg && cg_alone;
 	/* the run's /tmp, which holds its /dev/shm too (namespaces.c), seen
 	 * through its first process's root */
 	struct stat st;
@@ -301,6 +312,11 @@ void sl_acct_start(struct sl_acct *a, const struct sandlock_policy *p, pid_t ses
 	/* what /proc offers is probed at the first sample: most runs of a
 	 * judge end before it, and pay nothing */
 	a->active = a->cpu_limit_us || a->mem_limit_kb;
+	/* /proc is still read for what the cgroup does not hold: memory where
+	 * its controller is not ours, a pending SIGXFSZ, and everything when
+	 * the program could move itself out (it runs as our uid) */
+	a->need_walk = !a->cg_alone || a->fsize_limit ||
+		       (a->mem_limit_kb && !a->cg->memory);
 	a->self_start_us = now_us(CLOCK_THREAD_CPUTIME_ID);
 	a->step_us = SL_ACCT_STEP_MIN;
 	a->next_us = now_us(CLOCK_MONOTONIC) + a->step_us;
@@ -321,30 +337,49 @@ bool sl_acct_sample(struct sl_acct *a, bool force)
 	uint64_t now = now_us(CLOCK_MONOTONIC);
 	if (!force && now < a->next_us)
 		return false;
-	if (!a->walk && !probe(a))
+	uint64_t cpu = 0, mem = 0, files_kb = 0;
+	bool walked = false;
+	if (a->need_walk && (a->walk || probe(a))) {
+		struct sl_acct_walk *w = a->walk;
+		walk_run(a);
+		files_kb = tmpfs_kb(a, w->pid, w->n);
+		cpu = w->cpu_us;
+		mem = w->mem_kb + files_kb;
+		walked = true;
+		if (a->fsize_limit && w->xfsz)
+			a->over_fsize = true;
+	} else if (!a->cg) {
 		return false;
-	struct sl_acct_walk *w = a->walk;
-	walk_run(a);
-	uint64_t files_kb = tmpfs_kb(a, w->pid, w->n);
-	w->mem_kb += files_kb;
+	}
+	bool cg_mem = a->cg && a->cg->memory;
+	if (a->cg) {
+		/* every process that was ever in it, reaped by anyone or not */
+		uint64_t c = sl_cgroup_cpu_us(a->cg);
+		if (c > cpu)
+			cpu = c;
+		if (cg_mem) {
+			/* the kernel holds it to memory.max: an OOM kill says */
+			mem = sl_cgroup_mem_kb(a->cg);
+			if (a->cg->oom)
+				a->over_mem = true;
+		}
+	}
 	a->samples++;
-	if (w->cpu_us > a->cpu_us)
-		a->cpu_us = w->cpu_us;
-	uint64_t mem = w->mem_kb;
-	if (a->mem_limit_kb && mem > a->mem_limit_kb) {
+	if (cpu > a->cpu_us)
+		a->cpu_us = cpu;
+	if (walked && !cg_mem && a->mem_limit_kb && mem > a->mem_limit_kb) {
 		/* shared pages were counted once per process: share them out */
+		struct sl_acct_walk *w = a->walk;
 		mem = files_kb;
 		for (int i = 0; i < w->n; i++)
 			mem += share_kb(w->pid[i]);
 	}
 	if (mem > a->peak_kb)
 		a->peak_kb = mem;
-	if (a->mem_limit_kb && mem > a->mem_limit_kb)
+	if (!cg_mem && a->mem_limit_kb && mem > a->mem_limit_kb)
 		a->over_mem = true;
 	if (a->cpu_limit_us && a->cpu_us >= a->cpu_limit_us)
 		a->over_cpu = true;
-	if (a->fsize_limit && w->xfsz)
-		a->over_fsize = true;
 	/* The next sample: the interval grows while the run holds less than
 	 * half its memory limit (from 10 to 50 ms: what it costs us is
 	 * measured in supervisor_cpu_ms), and is never longer than half the
@@ -365,7 +400,23 @@ bool sl_acct_sample(struct sl_acct *a, bool force)
 
 void sl_acct_finish(struct sl_acct *a, struct sandlock_result *res)
 {
-	res->accounting = a->active ? SANDLOCK_ACCOUNTING_SUPERVISOR : SANDLOCK_ACCOUNTING_NONE;
+	res->accounting = !a->active ? SANDLOCK_ACCOUNTING_NONE
+			  : !a->cg ? SANDLOCK_ACCOUNTING_SUPERVISOR
+			  : a->cg->memory ? SANDLOCK_ACCOUNTING_CGROUP
+			  : SANDLOCK_ACCOUNTING_CGROUP_CPU;
+	if (a->active && a->cg) {
+		/* the run is over: the cgroup's figures are final and exact */
+		uint64_t c = sl_cgroup_cpu_us(a->cg), peak = sl_cgroup_peak_kb(a->cg);
+		if (c > a->cpu_us)
+			a->cpu_us = c;
+		if (a->cpu_limit_us && a->cpu_us >= a->cpu_limit_us)
+			a->over_cpu = true;
+		if (peak > a->peak_kb)
+			a->peak_kb = peak;
+		sl_cgroup_mem_kb(a->cg);
+		if (a->cg->oom)
+			a->over_mem = true;
+	}
 	res->supervisor_cpu_us = now_us(CLOCK_THREAD_CPUTIME_ID) - a->self_start_us;
 	/* the kernel's figures of reaped processes are exact; samples see
 	 * the processes nobody reaped (a pid namespace's init killed first) */

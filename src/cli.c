@@ -22,6 +22,9 @@ const char sl_cli_usage[] =
 "  --stack MB           stack size (default 8)\n"
 "  --timeout SEC        wall clock, fractions allowed (default: none)\n"
 "  --max-output BYTES   cap on stdout+stderr (default: none)\n"
+"  --cgroup DIR|off     count --cpu/--mem in a cgroup v2 of the run's own,\n"
+"                       made under DIR (delegated to this user); off: never\n"
+"                       (default: under our own cgroup where we may write)\n"
 "Security:\n"
 "  --no-network         no socket can be created or used\n"
 "  --no-fork            no new processes (threads still work)\n"
@@ -68,7 +71,7 @@ enum {
 	O_USER, O_VIOLATION, O_LANDLOCK, O_RO, O_RW, O_ISOTMP, O_UNSHARE,
 	O_STRICT, O_REQUIRE, O_STDIN, O_STDOUT, O_STDERR, O_REPORT, O_REPORTFD,
 	O_FEATURES, O_HELP, O_VERSION, O_NOJIT, O_BESTEFFORT, O_JSON, O_UIDPOOL,
-	O_DISK,
+	O_DISK, O_CGROUP,
 };
 
 static const struct option options[] = {
@@ -108,6 +111,7 @@ static const struct option options[] = {
 	{ "best-effort", no_argument, 0, O_BESTEFFORT },
 	{ "uid-pool", required_argument, 0, O_UIDPOOL },
 	{ "disk", required_argument, 0, O_DISK },
+	{ "cgroup", required_argument, 0, O_CGROUP },
 	{ "json", no_argument, 0, O_JSON },
 	{ "help", no_argument, 0, O_HELP },
 	{ "version", no_argument, 0, O_VERSION },
@@ -252,6 +256,16 @@ int sl_cli_parse(int argc, char **argv, struct sl_cli *cli, char *err, size_t er
 			if (sl_parse_u64(a, 1ull << 22, &p->disk_mb) != 0 || !p->disk_mb)
 				FAIL("invalid value for --disk: '%s' (megabytes, from 1 to %llu)", a,
 				     1ull << 22);
+			break;
+		case O_CGROUP:
+			if (!strcmp(a, "off")) {
+				p->no_cgroup = true;
+				sandlock_policy_set_str(&p->cgroup, NULL);
+			} else if (a[0] != '/' || sandlock_policy_set_str(&p->cgroup, a) != 0) {
+				FAIL("invalid value for --cgroup: '%s' (an absolute path, or off)", a);
+			} else {
+				p->no_cgroup = false;
+			}
 			break;
 		case O_TIMEOUT:
 			if (sl_parse_seconds_ms(a, &p->timeout_ms) != 0)

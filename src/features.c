@@ -371,6 +371,13 @@ void sandlock_print_features(const struct sandlock_features *f, int fd)
 	 * names above, and these lines do not look like theirs */
 	dprintf(fd, "(mechanisms, not layers) close_range %s, pidfd %s\n",
 		f->close_range ? "available" : "missing", f->pidfd ? "available" : "missing");
+	char dir[4096], why[512];
+	bool memory;
+	if (sl_cgroup_describe(dir, sizeof(dir), &memory, why, sizeof(why)))
+		dprintf(fd, "(accounting, not a layer) cgroup under %s (CPU%s)\n",
+			dir, memory ? " and memory" : "; memory sampled: its controller is not delegated there");
+	else
+		dprintf(fd, "(accounting, not a layer) supervisor: no cgroup of ours (%s)\n", why);
 }
 
 static void json_str(int fd, const char *s)
@@ -400,7 +407,16 @@ void sandlock_print_features_json(const struct sandlock_features *f, int fd)
 		json_str(fd, sandlock_feature_remedy(f, bit));
 		dprintf(fd, "}");
 	}
-	dprintf(fd, "},\"landlock_abi\":%d,\"seccomp_kill_process\":%s,\"close_range\":%s,"
+	char dir[4096], why[512];
+	bool memory, cg = sl_cgroup_describe(dir, sizeof(dir), &memory, why, sizeof(why));
+	dprintf(fd, "},\"cgroup\":");
+	if (cg)
+		json_str(fd, dir);
+	else
+		dprintf(fd, "null");
+	dprintf(fd, ",\"cgroup_memory\":%s,\"cgroup_reason\":", memory ? "true" : "false");
+	json_str(fd, cg ? "" : why);
+	dprintf(fd, ",\"landlock_abi\":%d,\"seccomp_kill_process\":%s,\"close_range\":%s,"
 		    "\"pidfd\":%s,\"unshare_files\":%s}\n", f->landlock_abi,
 		f->seccomp_kill_process ? "true" : "false", f->close_range ? "true" : "false",
 		f->pidfd ? "true" : "false", f->unshare_files ? "true" : "false");

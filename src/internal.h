@@ -7,8 +7,10 @@
 #include "sandlock.h"
 
 #include <linux/filter.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
@@ -82,6 +84,30 @@ void sl_relay_close(struct sl_relay *r);
 /* Everything a run needs, prepared by the supervisor before the child is
  * created, so that the child (which shares the supervisor's memory until it
  * calls exec) only makes system calls. */
+/* cgroup.c: the run's own cgroup v2, where one is delegated (see there) */
+struct sl_cgroup {
+	int parent, dir;         /* where it was made; its directory (flock held) */
+	int procs;               /* its cgroup.procs, for the child to join */
+	int cpu_stat, mem_current, mem_events; /* kept open, re-read */
+	char name[64];
+	bool ok;                 /* made, with cpu.stat */
+	volatile bool joined;    /* the child wrote itself in (set by the child) */
+	bool memory;             /* memory.max holds --mem */
+	bool has_kill;           /* cgroup.kill (5.14) */
+	bool oom;                /* memory.events counted an OOM kill */
+};
+void sl_cgroup_init(struct sl_cgroup *cg);
+int sl_cgroup_self(char *path, size_t len, char *why, size_t whylen);
+int sl_cgroup_create(struct sl_cgroup *cg, const struct sandlock_policy *p,
+		     char *why, size_t whylen);
+void sl_cgroup_join(struct sl_cgroup *cg); /* child */
+uint64_t sl_cgroup_cpu_us(const struct sl_cgroup *cg);
+uint64_t sl_cgroup_mem_kb(struct sl_cgroup *cg);
+uint64_t sl_cgroup_peak_kb(const struct sl_cgroup *cg);
+void sl_cgroup_kill(const struct sl_cgroup *cg);
+void sl_cgroup_remove(struct sl_cgroup *cg);
+bool sl_cgroup_describe(char *dir, size_t len, bool *memory, char *why, size_t whylen);
+
 struct sl_run {
 	const struct sandlock_policy *p;
 	char *const *argv;
@@ -105,6 +131,7 @@ struct sl_run {
 		volatile int done;   /* the supervisor ended the run itself */
 		void *stack;
 	} lifeline;
+	struct sl_cgroup cg;     /* the run's own cgroup, if cg.joined */
 
 	/* resources */
 	struct { int resource; struct rlimit lim; } rl[8];
@@ -231,6 +258,19 @@ SL_CHILD static inline ssize_t sl_read_small(int dirfd, const char *path, char *
 	return n;
 }
 
+/* Write all of s to dirfd/path, one write (proc and cgroup files). */
+SL_CHILD static inline int sl_write_file(int dirfd, const char *path, const char *s)
+{
+	int fd = openat(dirfd, path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	ssize_t n = write(fd, s, strlen(s));
+	int e = errno;
+	close(fd);
+	errno = e;
+	return n == (ssize_t)strlen(s) ? 0 : -1;
+}
+
 /* rlimits.c */
 void sl_rlimits_prepare(struct sl_run *run);
 uint64_t sl_as_limit(uint64_t mem_mb);
@@ -255,10 +295,13 @@ struct sl_acct {
 	uint64_t self_start_us, next_us, step_us;
 	struct sl_acct_walk *walk;
 	const char *tmpfs_dir;   /* the run's own tmpfs under its root, or NULL */
+	struct sl_cgroup *cg;    /* the run's cgroup, NULL: none */
+	bool cg_alone;           /* the program cannot leave it: no walks */
+	bool need_walk;          /* /proc must still be read */
 	pid_t tmpfs_pid;         /* whose root showed it last */
 };
 void sl_acct_start(struct sl_acct *a, const struct sandlock_policy *p, pid_t session,
-		   bool in_pidns, bool private_tmpfs);
+		   bool in_pidns, bool private_tmpfs, struct sl_cgroup *cg, bool cg_alone);
 int sl_acct_timeout_ms(const struct sl_acct *a); /* until the next sample, -1 none */
 bool sl_acct_sample(struct sl_acct *a, bool force); /* true: a limit is passed */
 void sl_acct_finish(struct sl_acct *a, struct sandlock_result *res);

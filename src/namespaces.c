@@ -213,14 +213,7 @@ SL_CHILD static int own_scratch_dir(const struct sl_run *run, bool have_tmp, con
 
 SL_CHILD static int write_file(const char *path, const char *s)
 {
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	ssize_t n = write(fd, s, strlen(s));
-	int e = errno;
-	close(fd);
-	errno = e;
-	return n == (ssize_t)strlen(s) ? 0 : -1;
+	return sl_write_file(AT_FDCWD, path, s);
 }
 
 /* Create the mount point for path (a directory or a file, like the object

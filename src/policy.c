@@ -59,7 +59,8 @@ void sandlock_policy_release(struct sandlock_policy *p)
 	free(p->stdin_path);
 	free(p->stdout_path);
 	free(p->stderr_path);
-	p->workdir = p->stdin_path = p->stdout_path = p->stderr_path = NULL;
+	free(p->cgroup);
+	p->workdir = p->stdin_path = p->stdout_path = p->stderr_path = p->cgroup = NULL;
 }
 
 int sandlock_policy_add_env(struct sandlock_policy *p, const char *kv)
@@ -127,6 +128,14 @@ int sandlock_policy_validate(const struct sandlock_policy *p, char *err, size_t 
 		snprintf(err, len, "unknown layer in require");
 		return SANDLOCK_EINVAL;
 	}
+	if (p->cgroup && (p->cgroup[0] != '/' || p->no_cgroup)) {
+		if (p->no_cgroup)
+			snprintf(err, len, "a cgroup directory given with no_cgroup");
+		else
+			snprintf(err, len, "the cgroup directory must be an absolute path: %s",
+				 p->cgroup);
+		return SANDLOCK_EINVAL;
+	}
 	for (size_t i = 0; i < p->env.n; i++)
 		if (!strchr(p->env.v[i], '=')) {
 			snprintf(err, len, "env entry without '=': %s", p->env.v[i]);
@@ -161,7 +170,12 @@ const char *sandlock_verdict_name(enum sandlock_verdict v)
 
 const char *sandlock_accounting_name(enum sandlock_accounting a)
 {
-	return a == SANDLOCK_ACCOUNTING_SUPERVISOR ? "supervisor" : "none";
+	switch (a) {
+	case SANDLOCK_ACCOUNTING_SUPERVISOR: return "supervisor";
+	case SANDLOCK_ACCOUNTING_CGROUP: return "cgroup";
+	case SANDLOCK_ACCOUNTING_CGROUP_CPU: return "cgroup_cpu";
+	default: return "none";
+	}
 }
 
 static const char *const layers[SANDLOCK_LAYER_COUNT] = {

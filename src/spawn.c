@@ -53,6 +53,42 @@
 
 #define STACK_SIZE (256 * 1024)
 
+#if defined(__x86_64__)
+#include <linux/sched.h>
+#ifndef CLONE_INTO_CGROUP
+#define CLONE_INTO_CGROUP 0x200000000ULL
+#endif
+/*
+ * clone3 with the child on its own stack, as glibc's clone() does for
+ * clone: libc has no wrapper that takes CLONE_INTO_CGROUP.  The kernel puts
+ * the child into the run's cgroup as it creates it, which a write to
+ * cgroup.procs afterwards does only after an RCU grace period (about a
+ * millisecond a run).  The child calls fn(arg) and exits with its value.
+ */
+static long clone3_run(struct clone_args *ca, int (*fn)(void *), void *arg)
+{
+	long ret;
+	register long r_fn asm("r12") = (long)fn;
+	register long r_arg asm("r13") = (long)arg;
+	__asm__ volatile("syscall\n\t"
+			 "test %%rax, %%rax\n\t"
+			 "jnz 1f\n\t"
+			 "xor %%ebp, %%ebp\n\t"
+			 "mov %%r13, %%rdi\n\t"
+			 "call *%%r12\n\t"
+			 "mov %%eax, %%edi\n\t"
+			 "mov $60, %%eax\n\t" /* exit */
+			 "syscall\n\t"
+			 "hlt\n"
+			 "1:\n\t"
+			 : "=a"(ret)
+			 : "0"(435L /* clone3 */), "D"(ca), "S"(sizeof(*ca)), "r"(r_fn), "r"(r_arg)
+			 : "rcx", "r11", "memory");
+	return ret;
+}
+#define HAVE_CLONE3_RUN 1
+#endif
+
 SL_CHILD static __attribute__((noreturn)) void fail(struct sl_run *run, enum sl_step step)
 {
 	run->fail_errno = errno ? errno : EPERM;
@@ -217,6 +253,10 @@ SL_CHILD static int child_main(void *arg)
 	for (int s = 1; s < NSIG; s++)
 		if (s != SIGKILL && s != SIGSTOP)
 			sigaction(s, &dfl, NULL);
+	/* before anything can fork: every process of the run is in it
+	 * (unless clone3 put us there) */
+	if (!run->cg.joined)
+		sl_cgroup_join(&run->cg);
 
 	pid_t sid = (pid_t)syscall(SYS_setsid);
 	if (sid < 0)
@@ -280,8 +320,40 @@ pid_t sl_spawn(struct sl_run *run, int *pidfd)
 	int files = run->fd_mode == SL_FD_PRIVATE ? 0 : CLONE_FILES;
 	int flags = CLONE_VM | vfork | files | CLONE_PIDFD | SIGCHLD | run->clone_ns_flags;
 	char *top = (char *)stack + 2 * STACK_SIZE;
-	pid_t pid;
-	if (run->in_pidns)
+	pid_t pid = -1;
+	errno = ENOSYS;
+#ifdef HAVE_CLONE3_RUN
+	if (run->cg.ok && !run->cg.joined && run->cg.dir >= 0) {
+		/* the same flags, one field each; the kernel checks the cgroup */
+		struct clone_args ca;
+		memset(&ca, 0, sizeof(ca));
+		int pfd = -1;
+		ca.flags = (uint64_t)(flags & ~(CLONE_PIDFD | CSIGNAL)) | CLONE_INTO_CGROUP;
+		if (run->in_pidns) {
+			ca.flags |= CLONE_PARENT_SETTID;
+			ca.parent_tid = (uint64_t)(uintptr_t)&run->pgid;
+		} else {
+			ca.flags |= CLONE_PIDFD;
+			ca.pidfd = (uint64_t)(uintptr_t)&pfd;
+		}
+		ca.exit_signal = SIGCHLD;
+		ca.stack = (uint64_t)(uintptr_t)stack + (run->in_pidns ? STACK_SIZE : 0);
+		ca.stack_size = run->in_pidns ? STACK_SIZE : 2 * STACK_SIZE;
+		ca.cgroup = (uint64_t)run->cg.dir;
+		run->cg.joined = true; /* read by the child: it need not write */
+		long r = clone3_run(&ca, child_main, run);
+		if (r < 0) {
+			run->cg.joined = false;
+			errno = (int)-r;
+		} else {
+			pid = (pid_t)r;
+			*pidfd = pfd;
+		}
+	}
+#endif
+	if (pid > 0)
+		; /* in its cgroup from the start */
+	else if (run->in_pidns)
 		/* The watchdog's target is the init's id here, which the init
 		 * cannot learn (it is 1 to itself): the kernel writes it into
 		 * the memory we share before the init first runs, so a

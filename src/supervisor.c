@@ -56,8 +56,9 @@ static void add_rusage(struct sandlock_result *r, const struct rusage *ru)
  * setsid/setpgid are refused by the filter, so the process group holds the
  * whole tree; in a pid namespace the kernel kills it with its first
  * process anyway. */
-static void kill_tree(pid_t pgid, struct sandlock_result *res)
+static void kill_tree(struct sl_run *run, pid_t pgid, struct sandlock_result *res)
 {
+	sl_cgroup_kill(&run->cg);
 	struct timespec pause = { 0, 200000 };
 	for (int i = 0; i < 20000; i++) {
 		kill(-pgid, SIGKILL);
@@ -228,6 +229,7 @@ static void release_run(struct sl_run *run)
 	sl_spawn_release(run);
 	run->filter_copy = NULL;
 	sl_lifeline_stop(run);
+	sl_cgroup_remove(&run->cg);
 	sl_scratch_remove(run);
 	sl_uidpool_release(run);
 }
@@ -418,6 +420,29 @@ static pid_t spawn_with_fallbacks(struct sl_run *run, const struct sandlock_feat
 	return -1;
 }
 
+/* The run's own cgroup, when it has limits to count: under the one the
+ * caller named (which must work, unless best effort), or under our own
+ * where we may (else the supervisor counts, as on most hosts).  Unasked,
+ * only for a run that may fork: one process's clock and memory are all
+ * a --no-fork run has, and the samples read them exactly. */
+static int cgroup_prepare(const struct sandlock_policy *p, struct sl_run *run, char *why,
+			  size_t whylen, struct sandlock_result *res)
+{
+	if (p->no_cgroup || !(p->cpu_ms || p->mem_mb) || (p->no_fork && !p->cgroup))
+		return 0;
+	if (sl_cgroup_create(&run->cg, p, why, whylen) == 0)
+		return 0;
+	sl_cgroup_remove(&run->cg);
+	if (p->cgroup && !p->best_effort) {
+		sl_seterr(res, "cgroup: %s (--cgroup needs a cgroup v2 directory this user "
+			       "may write; without --cgroup the supervisor counts)", why);
+		return SANDLOCK_ESETUP;
+	}
+	if (!p->cgroup)
+		why[0] = 0;
+	return 0;
+}
+
 static int wait_loop(const struct sandlock_policy *p, struct sl_run *run, pid_t pid,
 		     int pidfd, struct sandlock_result *res)
 {
@@ -427,7 +452,7 @@ static int wait_loop(const struct sandlock_policy *p, struct sl_run *run, pid_t 
 		struct itimerspec its = { { 0, 0 }, { (time_t)(p->timeout_ms / 1000),
 						      (long)(p->timeout_ms % 1000) * 1000000L } };
 		if (tfd < 0 || timerfd_settime(tfd, 0, &its, NULL) != 0) {
-			kill_tree(pid, res);
+			kill_tree(run, pid, res);
 			close_fd(&tfd);
 			sl_seterr(res, "timerfd: %s", strerror(errno));
 			return SANDLOCK_ESYSTEM;
@@ -441,7 +466,9 @@ static int wait_loop(const struct sandlock_policy *p, struct sl_run *run, pid_t 
 	bool violated = false, timed_out = false, over = false, cancelled = false;
 	bool exited = false;
 	struct sl_acct acct;
-	sl_acct_start(&acct, p, pid, run->in_pidns, run->mount_tmp);
+	/* a program under another uid than ours cannot leave its cgroup */
+	sl_acct_start(&acct, p, pid, run->in_pidns, run->mount_tmp, &run->cg,
+		      run->drop_privs && run->uid != 0);
 	struct sl_notify_state nstate = { false };
 	int st = 0;
 	struct rusage ru;
@@ -465,7 +492,7 @@ static int wait_loop(const struct sandlock_policy *p, struct sl_run *run, pid_t 
 			wait_ms = sample_ms;
 		int r = poll(pf, n, wait_ms);
 		if (r < 0 && errno != EINTR) {
-			kill_tree(pid, res);
+			kill_tree(run, pid, res);
 			sl_seterr(res, "poll: %s", strerror(errno));
 			close_fd(&tfd);
 			sl_acct_finish(&acct, res);
@@ -507,8 +534,10 @@ static int wait_loop(const struct sandlock_policy *p, struct sl_run *run, pid_t 
 			stop = true; /* over --cpu or --mem, the whole run */
 		else if (stop)
 			sl_acct_sample(&acct, true); /* what it used until now */
-		if (stop)
+		if (stop) {
+			sl_cgroup_kill(&run->cg);
 			kill(-pid, SIGKILL);
+		}
 		if (stop || pidfd < 0 || (ipid >= 0 && (pf[ipid].revents & POLLIN))) {
 			pid_t w = wait4(pid, &st, stop ? __WALL : (WNOHANG | __WALL), &ru);
 			if (w == pid) {
@@ -517,7 +546,7 @@ static int wait_loop(const struct sandlock_policy *p, struct sl_run *run, pid_t 
 			} else if (w < 0 && errno != EINTR) {
 				/* not our child to wait for: SIGCHLD is ignored
 				 * in this process and the kernel reaped it */
-				kill_tree(pid, res);
+				kill_tree(run, pid, res);
 				close_fd(&tfd);
 				sl_acct_finish(&acct, res);
 				sl_seterr(res, "cannot wait for the program: %s (is SIGCHLD ignored?)",
@@ -533,7 +562,7 @@ static int wait_loop(const struct sandlock_policy *p, struct sl_run *run, pid_t 
 		st = run->ns_status;
 	/* Whatever is left (grandchildren, processes that left their work
 	 * running) dies now, then the pipes drain to EOF. */
-	kill_tree(pid, res);
+	kill_tree(run, pid, res);
 	for (int i = 0; i < 3; i++)
 		sl_relay_finish(&rel[i], i ? p->max_output : 0, i ? &total : NULL, &over);
 	close_fd(&tfd);
@@ -582,6 +611,7 @@ int sandlock_run(const struct sandlock_policy *p, char *const argv[],
 	run.gid = p->gid;
 	run.uid_lock = -1;
 	run.tmp_lock = -1;
+	sl_cgroup_init(&run.cg);
 
 	/* The supervisor's memory holds what the program must not see (the
 	 * grader's answers, its environment): not dumpable means neither
@@ -650,6 +680,9 @@ int sandlock_run(const struct sandlock_policy *p, char *const argv[],
 	if ((err = check_required(p, res->layers | (p->require & SANDLOCK_LAYER_WATCHDOG), res)))
 		goto failed;
 
+	char cg_why[160] = "";
+	if ((err = cgroup_prepare(p, &run, cg_why, sizeof(cg_why), res)))
+		goto failed;
 	pid = spawn_with_fallbacks(&run, &f, &pidfd, res, &err);
 	if (pid < 0) {
 		if (!err) {
@@ -667,7 +700,7 @@ int sandlock_run(const struct sandlock_policy *p, char *const argv[],
 	if (run.fail_step != SL_STEP_NONE || run.exec_errno) {
 		struct rusage ru;
 		int st;
-		kill_tree(pid, res);
+		kill_tree(&run, pid, res);
 		while (wait4(pid, &st, __WALL, &ru) < 0 && errno == EINTR)
 			;
 		if (run.fail_step != SL_STEP_NONE) {
@@ -690,6 +723,13 @@ int sandlock_run(const struct sandlock_policy *p, char *const argv[],
 	if (run.lifeline.pid > 0)
 		res->layers |= SANDLOCK_LAYER_WATCHDOG;
 	note_missing(res, &f, res->layers, run.ns_dropped, run.ns_errno);
+	if (run.cg.ok && !run.cg.joined && p->cgroup)
+		snprintf(cg_why, sizeof(cg_why), "the program could not join it");
+	if (cg_why[0]) {
+		size_t n = strlen(res->missing);
+		snprintf(res->missing + n, sizeof(res->missing) - n, "%scgroup (%s)",
+			 n ? ", " : "", cg_why);
+	}
 	if (run.disk_dropped) {
 		size_t n = strlen(res->missing);
 		snprintf(res->missing + n, sizeof(res->missing) - n, "%sdisk (no mount namespace)",

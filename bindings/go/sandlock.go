@@ -73,7 +73,12 @@ type Policy struct {
 	// DiskMB is --disk: the run's private /tmp, /dev/shm and scratch
 	// directory are one tmpfs of this many megabytes (0: not passed; it
 	// needs a mount namespace, see the manual).
-	DiskMB  int
+	DiskMB int
+	// Cgroup is --cgroup: a cgroup v2 directory delegated to this user,
+	// under which each run's own cgroup counts its CPU (and memory);
+	// "off": never; "": the default (the cgroup the sandbox is in, where
+	// it may write).
+	Cgroup  string
 	Nofile  int // --nofile
 	Nproc   int // --nproc
 	StackMB int // --stack, megabytes
@@ -223,7 +228,8 @@ type Result struct {
 	Wall    time.Duration // from just before exec to the end
 	PeakKB  int64         // peak memory: the biggest process's, or the whole run's
 	// Accounting says how the whole run's CPU and memory were counted
-	// ("supervisor", or "none" without limits); SupervisorCPU is what
+	// ("cgroup", "cgroup_cpu", "supervisor", or "none" without limits);
+	// SupervisorCPU is what
 	// watching the run cost the sandbox.
 	Accounting    string
 	SupervisorCPU time.Duration
@@ -353,6 +359,12 @@ func (p Policy) Args(argv []string) ([]string, error) {
 	}
 	if p.DiskMB > 0 {
 		args = append(args, "--disk", strconv.Itoa(p.DiskMB))
+	}
+	if p.Cgroup != "" {
+		if p.Cgroup != "off" && !strings.HasPrefix(p.Cgroup, "/") {
+			return nil, newErr(ErrInvalidPolicy, nil, "Cgroup must be an absolute path or \"off\"")
+		}
+		args = append(args, "--cgroup", p.Cgroup)
 	}
 	if p.Timeout < 0 {
 		return nil, newErr(ErrInvalidPolicy, nil, "negative Timeout")

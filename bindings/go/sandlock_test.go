@@ -535,7 +535,10 @@ func TestArgs(t *testing.T) {
 	if got, _ := (Policy{DiskMB: 5}).Args([]string{"t"}); !reflect.DeepEqual(got[3:5], []string{"--disk", "5"}) {
 		t.Fatalf("DiskMB: %q", got)
 	}
-	bad := []Policy{{CPU: -2}, {CPUTime: -1}, {Timeout: -1}, {DiskMB: -1}, {Env: []string{"NOEQUALS"}}, {Env: []string{"=x"}},
+	if got, _ := (Policy{Cgroup: "off"}).Args([]string{"t"}); !reflect.DeepEqual(got[3:5], []string{"--cgroup", "off"}) {
+		t.Fatalf("Cgroup: %q", got)
+	}
+	bad := []Policy{{CPU: -2}, {CPUTime: -1}, {Timeout: -1}, {DiskMB: -1}, {Cgroup: "rel/dir"}, {Env: []string{"NOEQUALS"}}, {Env: []string{"=x"}},
 		{StdoutFile: "x", Stdout: &bytes.Buffer{}}, {Require: []string{"a,b"}}}
 	for _, b := range bad {
 		if _, err := b.Args([]string{"true"}); !errors.Is(err, ErrInvalidPolicy) {

@@ -138,6 +138,9 @@ class Policy:
     fsize_mb: Optional[int] = None  #: --fsize
     #: --disk: the private /tmp, /dev/shm and scratch directory as one tmpfs of this many MB
     disk_mb: Optional[int] = None
+    #: --cgroup: a cgroup v2 directory delegated to this user, under which each
+    #: run's own cgroup counts its CPU (and memory); "off": never; None: default
+    cgroup: Optional[PathLike] = None
     nofile: Optional[int] = None  #: --nofile
     nproc: Optional[int] = None  #: --nproc
     stack_mb: Optional[int] = None  #: --stack
@@ -207,6 +210,11 @@ class Policy:
                     or self.disk_mb < 1:
                 raise PolicyError(f"--disk: {self.disk_mb!r} is not a positive integer")
             out += ["--disk", str(self.disk_mb)]
+        if self.cgroup is not None:
+            cg = os.fspath(self.cgroup)
+            if cg != "off" and not os.path.isabs(cg):
+                raise PolicyError(f"--cgroup: {cg!r} is not an absolute path or 'off'")
+            out += ["--cgroup", cg]
         for opt, v in (("--mem", self.mem_mb),
                        ("--fsize", self.fsize_mb), ("--nofile", self.nofile),
                        ("--nproc", self.nproc), ("--stack", self.stack_mb),
@@ -311,7 +319,8 @@ class Result:
     #: wall time in microseconds when the binary reports it (else None)
     wall_us: Optional[float] = None
     peak_kb: int = 0
-    #: how the whole run's CPU and memory were counted: "supervisor" or "none"
+    #: how the whole run's CPU and memory were counted: "cgroup", "cgroup_cpu",
+    #: "supervisor" or "none"
     accounting: Optional[str] = None
     supervisor_cpu_ms: float = 0  #: what watching the run cost the sandbox
     #: counted only when the sandbox relays output (max_output, stdout/stderr files)

@@ -443,7 +443,9 @@ class NoBinaryTest(unittest.TestCase):
         self.assertEqual(Policy(cpu=0.5).args(["t"])[3:5], ["--cpu", "0.5"])
         self.assertEqual(Policy(cpu=0.0004).args(["t"])[3:5], ["--cpu", "0.001"])
         self.assertEqual(Policy(disk_mb=5).args(["t"])[3:5], ["--disk", "5"])
-        for bad in (dict(disk_mb=0), dict(disk_mb=-1), dict(disk_mb=True), dict(cpu=-1), dict(cpu="1"), dict(cpu=float("nan")), dict(timeout=0), dict(env=["NOEQ"]),
+        self.assertEqual(Policy(cgroup="/sys/fs/cgroup/x").args(["t"])[3:5],
+                         ["--cgroup", "/sys/fs/cgroup/x"])
+        for bad in (dict(cgroup="rel"), dict(disk_mb=0), dict(disk_mb=-1), dict(disk_mb=True), dict(cpu=-1), dict(cpu="1"), dict(cpu=float("nan")), dict(timeout=0), dict(env=["NOEQ"]),
                     dict(env={"": "x"}), dict(require=["a,b"]), dict(require="seccomp"),
                     dict(keep_env="EVAL_*")):
             with self.subTest(bad=bad), self.assertRaises(sandlock.PolicyError):

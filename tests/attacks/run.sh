@@ -27,7 +27,7 @@
 #                             SKIP when `sandlock --features` says LAYER is
 #                             not available ("-" = no layer needed)
 #   needs: root,userns,userns_or_root,x32,ia32,io_uring,memfd_secret,ipv6,
-#          tiocsti,modules,membarrier_global,cgroupfs,filecaps
+#          tiocsti,modules,membarrier_global,cgroupfs,cgroup2,filecaps
 #   cflags: extra gcc flags     timeout / bare-timeout: seconds
 #   settle: seconds to wait after the run before judging
 #   cleanup: shell command run after judging    args: extra argv (eval'd)
@@ -255,6 +255,9 @@ need_ok() { # NAME -> 0/1, reason in NEED_WHY
 		if [ $IS_ROOT = 1 ] && command -v setcap >/dev/null; then rc=0
 		else rc=1 r="needs root and setcap (libcap2-bin)"; fi ;;
 	cgroupfs) if [ -w /sys/fs/cgroup/pids ]; then rc=0; else rc=1 r="no writable cgroup v1 pids hierarchy"; fi ;;
+	cgroup2) # a cgroup v2 directory of our own we may write
+		if r=$("$HERE/../own-cgroup2.sh" 2>&1); then rc=0
+		else rc=1 r="$r: the supervisor's sampling cannot see the CPU of children the kernel reaped (README, Known limits)"; fi ;;
 	*) r=$("$BUILD/probe" "$n"); rc=$? ;;
 	esac
 	NEED_CACHE[$n]="$rc:${r:-}"

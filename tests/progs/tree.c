@@ -6,9 +6,14 @@
  *                       then hold it for 2 s (all at once)
  *   tree shm MB DIR     one process maps MB MB of shared executable memory
  *                       in 64 MB pieces, touching each; DIR/shm.K after K MB
+ *   tree reaped N MS DIR  as cpu, two children at a time, with SIGCHLD
+ *                       ignored: the kernel reaps them, no rusage keeps
+ *                       their CPU
  * The parent waits for them all and prints "done".
  */
 #include <fcntl.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,13 +65,20 @@ int main(int argc, char **argv)
 	if (argc < 5)
 		return 2;
 	long n = atol(argv[2]), amount = atol(argv[3]);
+	bool reaped = !strcmp(argv[1], "reaped");
+	if (reaped)
+		signal(SIGCHLD, SIG_IGN);
 	for (long i = 0; i < n; i++) {
+		/* ignored SIGCHLD: wait() returns when all children are gone */
+		if (reaped && i % 2 == 0)
+			while (wait(NULL) > 0)
+				;
 		pid_t pid = fork();
 		if (pid < 0)
 			return 1;
 		if (pid)
 			continue;
-		if (!strcmp(argv[1], "cpu")) {
+		if (!strcmp(argv[1], "cpu") || reaped) {
 			burn(amount);
 			mark(dir, "cpu", i);
 		} else {

@@ -30,18 +30,6 @@
 #include <time.h>
 #include <unistd.h>
 
-/* A re-read of a file kept open (kernfs files regenerate at offset 0). */
-static ssize_t reread(int fd, char *buf, size_t len)
-{
-	if (fd < 0)
-		return -1;
-	ssize_t n = pread(fd, buf, len - 1, 0);
-	if (n < 0)
-		return -1;
-	buf[n] = 0;
-	return n;
-}
-
 static uint64_t keyed(const char *buf, const char *key)
 {
 	size_t k = strlen(key);
@@ -149,7 +137,7 @@ static void sweep(int dir)
 void sl_cgroup_init(struct sl_cgroup *cg)
 {
 	memset(cg, 0, sizeof(*cg));
-	cg->parent = cg->dir = cg->procs = cg->cpu_stat = cg->mem_current = cg->mem_events = -1;
+	cg->dir = cg->procs = -1;
 }
 
 int sl_cgroup_create(struct sl_cgroup *cg, const struct sandlock_policy *p,
@@ -160,38 +148,43 @@ int sl_cgroup_create(struct sl_cgroup *cg, const struct sandlock_policy *p,
 		snprintf(parent, sizeof(parent), "%s", p->cgroup);
 	else if (sl_cgroup_self(parent, sizeof(parent), why, whylen) != 0)
 		return -1;
-	cg->parent = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (cg->parent < 0 || faccessat(cg->parent, "cgroup.controllers", F_OK, 0) != 0) {
+	int pfd = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (pfd < 0 || faccessat(pfd, "cgroup.controllers", F_OK, 0) != 0 ||
+	    faccessat(pfd, ".", W_OK, AT_EACCESS) != 0) {
 		snprintf(why, whylen, "%s: %s", parent,
-			 cg->parent < 0 ? strerror(errno) : "not a cgroup v2 directory");
+			 pfd >= 0 && errno == ENOENT ? "not a cgroup v2 directory" : strerror(errno));
+		if (pfd >= 0)
+			close(pfd);
 		return -1;
 	}
-	if (faccessat(cg->parent, ".", W_OK, AT_EACCESS) != 0) {
-		snprintf(why, whylen, "%s: %s", parent, strerror(errno));
-		return -1;
-	}
-	sweep(cg->parent);
+	sweep(pfd);
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	snprintf(cg->name, sizeof(cg->name), "sandlock-%d-%llx", (int)getpid(),
 		 (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec);
-	if (mkdirat(cg->parent, cg->name, 0755) != 0) {
-		snprintf(why, whylen, "%s: %s", parent, strerror(errno));
+	int r = mkdirat(pfd, cg->name, 0755);
+	if (r == 0)
+		cg->dir = openat(pfd, cg->name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+	int e = errno;
+	close(pfd);
+	if (r != 0) {
+		snprintf(why, whylen, "%s: %s", parent, strerror(e));
 		cg->name[0] = 0;
 		return -1;
 	}
-	cg->dir = openat(cg->parent, cg->name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+	/* kept: the directory (its lock, cgroup.kill, the files read) and,
+	 * until the child is in, its cgroup.procs */
 	if (cg->dir < 0 || flock(cg->dir, LOCK_EX | LOCK_NB) != 0 ||
-	    (cg->procs = openat(cg->dir, "cgroup.procs", O_WRONLY | O_CLOEXEC)) < 0) {
-		snprintf(why, whylen, "%s/%s: %s", parent, cg->name, strerror(errno));
+	    (cg->procs = openat(cg->dir, "cgroup.procs", O_WRONLY | O_CLOEXEC)) < 0 ||
+	    faccessat(cg->dir, "cpu.stat", R_OK, 0) != 0) {
+		snprintf(why, whylen, "%s/%s: %s", parent, cg->name, strerror(cg->dir < 0 ? e : errno));
 		return -1;
 	}
-	cg->cpu_stat = openat(cg->dir, "cpu.stat", O_RDONLY | O_CLOEXEC);
 	cg->has_kill = faccessat(cg->dir, "cgroup.kill", W_OK, AT_EACCESS) == 0;
 	char ctl[512] = "";
 	sl_read_small(cg->dir, "cgroup.controllers", ctl, sizeof(ctl));
 	bool memory = false;
-	for (char *s = NULL, *t = strtok_r(ctl, " \n", &s); t; t = strtok_r(NULL, " \n", &s))
+	for (char *sv = NULL, *t = strtok_r(ctl, " \n", &sv); t; t = strtok_r(NULL, " \n", &sv))
 		memory |= !strcmp(t, "memory");
 	if (memory && p->mem_mb) {
 		char v[32];
@@ -205,15 +198,7 @@ int sl_cgroup_create(struct sl_cgroup *cg, const struct sandlock_policy *p,
 			memory = false;
 		}
 	}
-	if (memory) {
-		cg->mem_current = openat(cg->dir, "memory.current", O_RDONLY | O_CLOEXEC);
-		cg->mem_events = openat(cg->dir, "memory.events", O_RDONLY | O_CLOEXEC);
-		cg->memory = cg->mem_current >= 0 && cg->mem_events >= 0;
-	}
-	if (cg->cpu_stat < 0) {
-		snprintf(why, whylen, "%s/%s: no cpu.stat", parent, cg->name);
-		return -1;
-	}
+	cg->memory = memory && p->mem_mb && faccessat(cg->dir, "memory.events", R_OK, 0) == 0;
 	cg->ok = true;
 	return 0;
 }
@@ -224,10 +209,17 @@ SL_CHILD void sl_cgroup_join(struct sl_cgroup *cg)
 		cg->joined = write(cg->procs, "0", 1) == 1;
 }
 
+void sl_cgroup_started(struct sl_cgroup *cg)
+{
+	if (cg->procs >= 0)
+		close(cg->procs);
+	cg->procs = -1;
+}
+
 uint64_t sl_cgroup_cpu_us(const struct sl_cgroup *cg)
 {
 	char buf[1024];
-	return reread(cg->cpu_stat, buf, sizeof(buf)) > 0 ? keyed(buf, "usage_usec") : 0;
+	return sl_read_small(cg->dir, "cpu.stat", buf, sizeof(buf)) > 0 ? keyed(buf, "usage_usec") : 0;
 }
 
 uint64_t sl_cgroup_mem_kb(struct sl_cgroup *cg)
@@ -235,9 +227,9 @@ uint64_t sl_cgroup_mem_kb(struct sl_cgroup *cg)
 	char buf[1024];
 	if (!cg->memory)
 		return 0;
-	uint64_t kb = reread(cg->mem_current, buf, sizeof(buf)) > 0
+	uint64_t kb = sl_read_small(cg->dir, "memory.current", buf, sizeof(buf)) > 0
 		      ? strtoull(buf, NULL, 10) / 1024 : 0;
-	if (reread(cg->mem_events, buf, sizeof(buf)) > 0 &&
+	if (sl_read_small(cg->dir, "memory.events", buf, sizeof(buf)) > 0 &&
 	    (keyed(buf, "oom_kill") || keyed(buf, "oom_group_kill")))
 		cg->oom = true;
 	return kb;
@@ -266,23 +258,23 @@ void sl_cgroup_kill(const struct sl_cgroup *cg)
 
 void sl_cgroup_remove(struct sl_cgroup *cg)
 {
-	if (cg->name[0] && cg->parent >= 0) {
+	sl_cgroup_started(cg);
+	int parent = cg->dir >= 0 ? openat(cg->dir, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+	if (cg->name[0] && parent >= 0) {
 		/* the last process may still be on its way out */
 		struct timespec pause = { 0, 200000 };
 		for (int i = 0; i < 5000; i++) {
-			if (unlinkat(cg->parent, cg->name, AT_REMOVEDIR) == 0 || errno != EBUSY)
+			if (unlinkat(parent, cg->name, AT_REMOVEDIR) == 0 || errno != EBUSY)
 				break;
 			sl_cgroup_kill(cg);
 			nanosleep(&pause, NULL);
 		}
 	}
-	int *fds[] = { &cg->procs, &cg->cpu_stat, &cg->mem_current, &cg->mem_events,
-		       &cg->dir, &cg->parent };
-	for (size_t i = 0; i < sizeof(fds) / sizeof(fds[0]); i++)
-		if (*fds[i] >= 0) {
-			close(*fds[i]);
-			*fds[i] = -1;
-		}
+	if (parent >= 0)
+		close(parent);
+	if (cg->dir >= 0)
+		close(cg->dir);
+	cg->dir = -1;
 	cg->name[0] = 0;
 	cg->ok = cg->joined = false;
 }

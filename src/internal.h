@@ -86,9 +86,8 @@ void sl_relay_close(struct sl_relay *r);
  * calls exec) only makes system calls. */
 /* cgroup.c: the run's own cgroup v2, where one is delegated (see there) */
 struct sl_cgroup {
-	int parent, dir;         /* where it was made; its directory (flock held) */
-	int procs;               /* its cgroup.procs, for the child to join */
-	int cpu_stat, mem_current, mem_events; /* kept open, re-read */
+	int dir;                 /* its directory (flock held), -1 */
+	int procs;               /* its cgroup.procs until the child is in, -1 */
 	char name[64];
 	bool ok;                 /* made, with cpu.stat */
 	volatile bool joined;    /* the child wrote itself in (set by the child) */
@@ -101,6 +100,7 @@ int sl_cgroup_self(char *path, size_t len, char *why, size_t whylen);
 int sl_cgroup_create(struct sl_cgroup *cg, const struct sandlock_policy *p,
 		     char *why, size_t whylen);
 void sl_cgroup_join(struct sl_cgroup *cg); /* child */
+void sl_cgroup_started(struct sl_cgroup *cg); /* the child is in: procs closed */
 uint64_t sl_cgroup_cpu_us(const struct sl_cgroup *cg);
 uint64_t sl_cgroup_mem_kb(struct sl_cgroup *cg);
 uint64_t sl_cgroup_peak_kb(const struct sl_cgroup *cg);
@@ -146,6 +146,7 @@ struct sl_run {
 	char **envp;
 	const char *exec_paths[SL_MAX_EXEC_PATHS];
 	int n_exec_paths;
+	volatile int exec_index;  /* the one the child tried last (set by it) */
 	const char *workdir;
 	bool drop_privs;
 	uid_t uid; gid_t gid;
@@ -270,6 +271,9 @@ SL_CHILD static inline int sl_write_file(int dirfd, const char *path, const char
 	errno = e;
 	return n == (ssize_t)strlen(s) ? 0 : -1;
 }
+
+/* elf.c */
+bool sl_elf_sizes(const char *path, uint64_t *writable_kb, uint64_t *total_kb);
 
 /* rlimits.c */
 void sl_rlimits_prepare(struct sl_run *run);

@@ -171,6 +171,7 @@ SL_CHILD static __attribute__((noreturn)) void program_setup(struct sl_run *run)
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	int err = ENOENT;
 	for (int i = 0; i < run->n_exec_paths; i++) {
+		run->exec_index = i;
 		execve(run->exec_paths[i], run->argv, run->envp);
 		int e = errno;
 		struct stat st;

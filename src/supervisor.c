@@ -85,6 +85,7 @@ struct ending {
 	bool over_cpu, over_mem;  /* the whole run passed --cpu / --mem */
 	bool over_fsize;          /* a write past --fsize, SIGXFSZ blocked */
 	bool mem_refused;         /* a large allocation was refused */
+	bool exec_too_big;        /* killed in execve: static data past --mem */
 	bool kernel_kills_violations;
 	uint64_t floor_kb;        /* our own peak before exec */
 };
@@ -126,7 +127,7 @@ static void judge(const struct sandlock_policy *p, struct sandlock_result *r, in
 		 * raise(SIGXCPU) at 0 ms is only a signal */
 		r->verdict = SANDLOCK_CPU_LIMIT;
 		r->status = 128 + SIGXCPU; /* whatever killed it */
-	} else if (e->over_mem) {
+	} else if (e->over_mem || (e->exec_too_big && r->signal)) {
 		r->verdict = SANDLOCK_MEMORY_LIMIT;
 	} else if ((r->signal == SIGXFSZ || e->over_fsize) && p->fsize_mb) {
 		r->verdict = SANDLOCK_FILE_SIZE_LIMIT;
@@ -575,6 +576,14 @@ static int wait_loop(const struct sandlock_policy *p, struct sl_run *run, pid_t 
 	e.over_mem = acct.over_mem;
 	e.over_fsize = acct.over_fsize;
 	e.mem_refused = nstate.mem_refused;
+	/* SIGSEGV (or SIGKILL) with nothing run: was it execve that could
+	 * not map the program within RLIMIT_DATA / RLIMIT_AS? */
+	uint64_t wkb, tkb;
+	int sig = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
+	int xi = run->exec_index;
+	if (p->mem_mb && (sig == SIGSEGV || sig == SIGKILL) && xi >= 0 && xi < run->n_exec_paths &&
+	    sl_elf_sizes(run->exec_paths[xi], &wkb, &tkb))
+		e.exec_too_big = wkb > p->mem_mb * 1024 || tkb > sl_as_limit(p->mem_mb) / 1024;
 	e.kernel_kills_violations = run->use_seccomp && !run->want_listener &&
 				    p->violation == SANDLOCK_VIOLATION_KILL;
 	judge(p, res, st, &e);
@@ -694,6 +703,7 @@ int sandlock_run(const struct sandlock_policy *p, char *const argv[],
 	/* The child has called exec, or failed. */
 	for (int i = 0; i < 3; i++)
 		close_fd(&run.stdio[i]);
+	sl_cgroup_started(&run.cg);
 	sl_landlock_close_paths(&run);
 	if (run.listener_fd >= 0)
 		fcntl(run.listener_fd, F_SETFD, FD_CLOEXEC);

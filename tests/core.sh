@@ -213,6 +213,22 @@ verdict "raise(SIGKILL) at 0 ms is not cpu_limit" signaled 137 --cpu 2 -- $PY -c
 if printf 'int main(void){return 1;}\n' | cc -static -O1 -x c - -o "$WORK/sfail" 2>/dev/null; then
 	verdict "a failure under a tiny --mem is not memory_limit" runtime_error 1 --mem 1 -- "$WORK/sfail"
 else skip "tiny --mem: no static C compiler here"; fi
+# static data larger than --mem: the kernel kills the program inside execve
+# (SIGSEGV, nothing run); bare under the same RLIMIT_DATA that is what
+# happens, and without it the program runs
+printf 'static char big[300 << 20];\nint main(void) { big[7] = 1; return big[5]; }\n' >"$WORK/bss.c"
+printf 'char big[70 << 20] = { 1 };\nint main(void) { return big[5]; }\n' >"$WORK/data.c"
+for k in bss data; do
+	if ! cc -O1 "$WORK/$k.c" -o "$WORK/$k" 2>/dev/null; then skip "static data: no C compiler"; break; fi
+	"$WORK/$k"; free_st=$?
+	(ulimit -d 65536; "$WORK/$k") 2>/dev/null; lim_st=$?
+	if [ $free_st = 0 ] && [ $lim_st = 139 ]; then pass "static data ($k) bare: runs, and dies in execve under RLIMIT_DATA 64 MB"
+	else fail "static data ($k) bare: $free_st without a limit, $lim_st under it"; fi
+	verdict "static data ($k) larger than --mem" memory_limit 139 --mem 64 -- "$WORK/$k"
+	verdict "static data ($k) larger than --mem, --no-fork" memory_limit 139 --no-fork --mem 64 -- "$WORK/$k"
+	verdict "static data ($k) within --mem" ok 0 --mem 400 -- "$WORK/$k"
+done
+rm -f "$WORK/data" "$WORK/bss"
 verdict "sub-millisecond timeout is a timeout" wall_limit 124 --timeout 0.0004 -- /bin/sleep 5
 # --stdout F --stderr F is >F 2>&1, with and without the output relay
 for cap in "" "--max-output 100000"; do

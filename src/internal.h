@@ -225,7 +225,8 @@ void sl_uidpool_release(struct sl_run *run);
 
 /* lifeline.c: the watchdog (see there) */
 int sl_lifeline_start(struct sl_run *run);
-void sl_lifeline_stop(struct sl_run *run);
+void sl_lifeline_release(struct sl_run *run); /* the run's processes are gone */
+void sl_lifeline_stop(struct sl_run *run);     /* and reap it */
 
 /* A system call that never touches errno: for code that runs on a stack
  * of its own in the supervisor's memory (CLONE_VM) at the same time as the
@@ -277,6 +278,7 @@ bool sl_elf_sizes(const char *path, uint64_t *writable_kb, uint64_t *total_kb);
 
 /* rlimits.c */
 void sl_rlimits_prepare(struct sl_run *run);
+void sl_rlimits_unwatched(struct sl_run *run); /* after sl_seccomp_prepare */
 uint64_t sl_as_limit(uint64_t mem_mb);
 int sl_rlimits_apply(const struct sl_run *run); /* child */
 int sl_rlimits_apply_nproc(const struct sl_run *run); /* child */

@@ -111,15 +111,24 @@ int sl_lifeline_start(struct sl_run *run)
 	return 0;
 }
 
-/* The run is over and reaped: the watchdog exits without killing. */
+/* The run is over and its processes are gone: the watchdog exits without
+ * killing, while the supervisor finishes (it is reaped at the end). */
+void sl_lifeline_release(struct sl_run *run)
+{
+	struct sl_lifeline *l = &run->lifeline;
+	if (l->pid <= 0 || l->wfd < 0)
+		return;
+	__atomic_store_n(&l->done, 1, __ATOMIC_RELEASE);
+	close(l->wfd);
+	l->wfd = -1;
+}
+
 void sl_lifeline_stop(struct sl_run *run)
 {
 	struct sl_lifeline *l = &run->lifeline;
 	if (l->pid <= 0)
 		return;
-	__atomic_store_n(&l->done, 1, __ATOMIC_RELEASE);
-	close(l->wfd);
-	l->wfd = -1;
+	sl_lifeline_release(run);
 	int st;
 	while (waitpid(l->pid, &st, __WALL) < 0 && errno == EINTR)
 		;

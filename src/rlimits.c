@@ -8,6 +8,14 @@
  * stay usable, so four Python threads or an OpenBLAS pool do not fail under
  * --mem 256 while using far less.  RLIMIT_AS is set as a backstop for what
  * DATA does not count (shared mappings) at max(4 x limit, 1 GB).
+ *
+ * An allocation RLIMIT_DATA refuses leaves no trace but the program's own
+ * failure, unless the seccomp listener saw it coming (seccomp.c: the verdict
+ * is memory_limit).  Where a run has no listener (kernels before 5.0, older
+ * container profiles, serverless hosts), RLIMIT_DATA is raised to the
+ * RLIMIT_AS backstop instead: the allocation succeeds, and what the program
+ * then holds is the whole-run accounting's to judge (memory_limit when it
+ * passes --mem), as for every other kind of memory.
  */
 #include "internal.h"
 
@@ -37,6 +45,27 @@ uint64_t sl_as_limit(uint64_t mem_mb)
 {
 	uint64_t as = mb(mem_mb) * 4;
 	return as < mb(1024) ? mb(1024) : as;
+}
+
+/* After the filter is prepared: a run without a listener (see above). */
+void sl_rlimits_unwatched(struct sl_run *run)
+{
+	const struct sandlock_policy *p = run->p;
+	if (!p->mem_mb)
+		return;
+	/* an executable whose static data alone is past --mem keeps the limit
+	 * exact: execve fails, memory_limit, as on every host (elf.c) */
+	bool big_static = false;
+	uint64_t w, all;
+	for (int i = 0; i < run->n_exec_paths && !big_static; i++)
+		if (sl_elf_sizes(run->exec_paths[i], &w, &all)) {
+			big_static = w > p->mem_mb * 1024;
+			break;
+		}
+	uint64_t v = run->want_listener || big_static ? mb(p->mem_mb) : sl_as_limit(p->mem_mb);
+	for (int i = 0; i < run->n_rl; i++)
+		if (run->rl[i].resource == RLIMIT_DATA)
+			run->rl[i].lim = (struct rlimit){ v, v };
 }
 
 /* Only limited resources are listed: unlimited means "leave what was

@@ -287,28 +287,56 @@ static int check_required(const struct sandlock_policy *p, unsigned active,
 	return SANDLOCK_ENOSYS;
 }
 
-/* The layers this host could not give the run, in one line. */
-static void note_missing(struct sandlock_result *res, const struct sandlock_features *f,
+/* What the run went without, each with why: written out at the end as
+ * one line, names that share a reason together ("a, b (why), c (other)"),
+ * so that a host lacking most layers still fits in the report's field. */
+#define SL_MISSING_MAX (SANDLOCK_LAYER_COUNT + 4)
+struct missing {
+	const char *name[SL_MISSING_MAX];
+	char why[SL_MISSING_MAX][96];
+	int n;
+};
+
+static void missing_add(struct missing *m, const char *name, const char *why)
+{
+	if (m->n < SL_MISSING_MAX) {
+		m->name[m->n] = name;
+		snprintf(m->why[m->n++], sizeof(m->why[0]), "%s", why);
+	}
+}
+
+static void missing_write(const struct missing *m, char *line, size_t size)
+{
+	size_t n = 0;
+	bool done[SL_MISSING_MAX] = { false };
+	line[0] = 0;
+	for (int i = 0; i < m->n && n < size; i++) {
+		if (done[i])
+			continue;
+		for (int j = i; j < m->n && n < size; j++)
+			if (!done[j] && !strcmp(m->why[j], m->why[i])) {
+				done[j] = true;
+				n += (size_t)snprintf(line + n, size - n, "%s%s", n ? ", " : "",
+						      m->name[j]);
+			}
+		if (n < size)
+			n += (size_t)snprintf(line + n, size - n, " (%s)", m->why[i]);
+	}
+}
+
+/* The layers this host could not give the run. */
+static void note_missing(struct missing *m, const struct sandlock_features *f,
 			 unsigned active, unsigned dropped, int dropped_errno)
 {
-	char *line = res->missing;
-	const size_t size = sizeof(res->missing);
-	size_t n = 0;
-	line[0] = 0;
 	for (unsigned i = 0; i < SANDLOCK_LAYER_COUNT; i++) {
 		unsigned bit = 1u << i;
-		if ((active & bit) || f->state[i] == SANDLOCK_AVAILABLE)
-			continue;
-		n += (size_t)snprintf(line + n, size - n, "%s%s (%s)", n ? ", " : "",
-				      sandlock_layer_name(bit), sandlock_state_name(f->state[i]));
-		if (n >= size)
-			return;
+		if (!(active & bit) && f->state[i] != SANDLOCK_AVAILABLE)
+			missing_add(m, sandlock_layer_name(bit), sandlock_state_name(f->state[i]));
 	}
-	for (unsigned i = 0; i < SANDLOCK_LAYER_COUNT && n < size; i++) {
+	for (unsigned i = 0; i < SANDLOCK_LAYER_COUNT; i++) {
 		unsigned bit = 1u << i;
-		if (dropped & bit & ~active)
-			n += (size_t)snprintf(line + n, size - n, "%s%s (%s)", n ? ", " : "",
-					      sandlock_layer_name(bit), strerror(dropped_errno));
+		if (dropped & bit & ~active && f->state[i] == SANDLOCK_AVAILABLE)
+			missing_add(m, sandlock_layer_name(bit), strerror(dropped_errno));
 	}
 }
 
@@ -389,6 +417,7 @@ static pid_t spawn_with_fallbacks(struct sl_run *run, const struct sandlock_feat
 			run->disk_dropped = true;
 		if ((*err = sl_seccomp_prepare(run, f, res)))
 			return -1;
+		sl_rlimits_unwatched(run);
 		/* an unprivileged run's scratch directory was hidden by its
 		 * fresh /tmp, and its terminals by a devpts of its own:
 		 * Landlock hides them instead (a ruleset made again for a
@@ -564,6 +593,7 @@ static int wait_loop(const struct sandlock_policy *p, struct sl_run *run, pid_t 
 	/* Whatever is left (grandchildren, processes that left their work
 	 * running) dies now, then the pipes drain to EOF. */
 	kill_tree(run, pid, res);
+	sl_lifeline_release(run);
 	for (int i = 0; i < 3; i++)
 		sl_relay_finish(&rel[i], i ? p->max_output : 0, i ? &total : NULL, &over);
 	close_fd(&tfd);
@@ -677,6 +707,7 @@ int sandlock_run(const struct sandlock_policy *p, char *const argv[],
 	    (err = sl_landlock_prepare(&run, &f, res)) ||
 	    (err = sl_seccomp_prepare(&run, &f, res)))
 		goto failed;
+	sl_rlimits_unwatched(&run);
 	res->layers |= SANDLOCK_LAYER_NO_NEW_PRIVS | SANDLOCK_LAYER_RLIMITS |
 		       (run.use_seccomp ? SANDLOCK_LAYER_SECCOMP : 0) |
 		       (run.want_listener ? SANDLOCK_LAYER_SECCOMP_NOTIFY : 0) |
@@ -732,19 +763,15 @@ int sandlock_run(const struct sandlock_policy *p, char *const argv[],
 		res->layers &= ~SANDLOCK_LAYER_NO_NEW_PRIVS;
 	if (run.lifeline.pid > 0)
 		res->layers |= SANDLOCK_LAYER_WATCHDOG;
-	note_missing(res, &f, res->layers, run.ns_dropped, run.ns_errno);
+	struct missing miss = { .n = 0 };
+	note_missing(&miss, &f, res->layers, run.ns_dropped, run.ns_errno);
 	if (run.cg.ok && !run.cg.joined && p->cgroup)
 		snprintf(cg_why, sizeof(cg_why), "the program could not join it");
-	if (cg_why[0]) {
-		size_t n = strlen(res->missing);
-		snprintf(res->missing + n, sizeof(res->missing) - n, "%scgroup (%s)",
-			 n ? ", " : "", cg_why);
-	}
-	if (run.disk_dropped) {
-		size_t n = strlen(res->missing);
-		snprintf(res->missing + n, sizeof(res->missing) - n, "%sdisk (no mount namespace)",
-			 n ? ", " : "");
-	}
+	if (cg_why[0])
+		missing_add(&miss, "cgroup", cg_why);
+	if (run.disk_dropped)
+		missing_add(&miss, "disk", "no mount namespace");
+	missing_write(&miss, res->missing, sizeof(res->missing));
 	res->uid = run.drop_privs ? run.uid : geteuid();
 	err = wait_loop(p, &run, pid, pidfd, res);
 	res->wall_us = sl_ts_us(&run.end_time) - sl_ts_us(&run.exec_time);

@@ -10,7 +10,8 @@
 # SANDLOCK_HOSTS: the hosts to run (default: every host hostsim knows but
 # "full", which is the rest of the suite).  SANDLOCK_HOSTS_ATTACKS: hosts that
 # also run the whole attack suite (default below); the others run the honest
-# workloads only.  As root, the contract and the honest workloads run again
+# workloads only.  SANDLOCK_HOSTS_VERDICTS: hosts that run the verdict matrix
+# (tests/verdicts.py, default below).  As root, the contract and the honest workloads run again
 # as the ordinary user SANDLOCK_TEST_USER (default sandlock-test) if it exists.
 # Last line: "hosts: P passed, F failed, S skipped".
 set -u
@@ -28,6 +29,10 @@ if ! HOSTS_ALL=$("$SIM" --list 2>&1 | awk '{print $1}'); then
 fi
 HOSTS=${SANDLOCK_HOSTS:-$(echo "$HOSTS_ALL" | grep -vx full)}
 ATTACK_HOSTS=${SANDLOCK_HOSTS_ATTACKS:-"podman old-docker userns-refused no-pdeathsig no-landlock old-kernel lambda"}
+# the verdict matrix (tests/verdicts.py), as root and as the test user, where
+# the mechanisms behind a verdict differ: no seccomp listener (old-docker,
+# old-kernel), no seccomp at all (lambda), no namespaces (userns-refused)
+VERDICT_HOSTS=${SANDLOCK_HOSTS_VERDICTS:-"old-docker userns-refused old-kernel lambda"}
 
 # part LABEL CMD...: run one part, keep its FAIL/ERROR lines, add its summary
 part() {
@@ -66,6 +71,12 @@ for h in $HOSTS; do
 		part "$h, attacks, $(id -un)" "${envs[@]}" "$SIM" "$h" -- "$HERE/attacks/run.sh" $j
 	else
 		part "$h, honest, $(id -un)" "${envs[@]}" "$SIM" "$h" -- "$HERE/attacks/run.sh" --honest-only
+	fi
+	if [[ " $VERDICT_HOSTS " == *" $h "* ]]; then
+		part "$h, verdicts, $(id -un)" "${envs[@]}" "$SIM" "$h" -- /usr/bin/python3 "$HERE/verdicts.py"
+		[ ${#as_user[@]} -gt 0 ] &&
+			part "$h, verdicts, $TEST_USER" "${as_user[@]}" "${envs[@]}" "$SIM" "$h" -- \
+				/usr/bin/python3 "$HERE/verdicts.py"
 	fi
 	if [ ${#as_user[@]} -gt 0 ]; then
 		part "$h, contract, $TEST_USER" "${as_user[@]}" "${envs[@]}" "$SIM" "$h" -- "$HERE/hosts/contract.py"

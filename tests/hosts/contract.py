@@ -21,27 +21,18 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from results import Results  # noqa: E402
+
 SANDLOCK = os.environ["SANDLOCK"]
 HOST = os.environ.get("SANDLOCK_HOSTSIM", "full")
+result = Results(HOST)
 EXTRA = os.environ.get("SANDLOCK_EXTRA_FLAGS", "").split()
 PY = "/usr/bin/python3"
 SEED = ["--no-fork", "--no-network", "--clean-env", "--cpu", "5", "--mem", "256"]
 ROOT = os.geteuid() == 0
-counts = {"passed": 0, "failed": 0, "skipped": 0}
 WORK = tempfile.mkdtemp(prefix="sandlock-contract.")
 os.chmod(WORK, 0o755)
-
-
-def result(ok, name, why=""):
-    if ok is None:
-        counts["skipped"] += 1
-        print(f"SKIP {name}: {why}")
-    elif ok:
-        counts["passed"] += 1
-        print(f"PASS {name}")
-    else:
-        counts["failed"] += 1
-        print(f"FAIL [{HOST}] {name}: {why}")
 
 
 def sandbox(*args):
@@ -287,5 +278,5 @@ else:
     result(None, "uid pool: concurrent threaded runs", "not root, or runs have a user namespace of their own")
 
 subprocess.run(["rm", "-rf", WORK])
-print(f"contract: {counts['passed']} passed, {counts['failed']} failed, {counts['skipped']} skipped")
-sys.exit(1 if counts["failed"] else 0)
+status = result.finish("contract")
+sys.exit(status)

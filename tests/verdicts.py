@@ -1,0 +1,204 @@
+#!/usr/bin/python3
+"""The verdict matrix: every way a program runs out of CPU, memory, disk,
+output or time, with the verdict, status and usage the report must give.
+
+    SANDLOCK=path PROGS=dir tests/verdicts.py     (SANDLOCK_EXTRA_FLAGS)
+
+Run as root and as an ordinary user (tests/run-all.sh) and on the simulated
+hosts (tests/hosts.sh).  Each row is judged from the report and from what
+the program printed: "held KIND MB" (tests/progs/hold.c) means it got all
+the memory it asked for.  Every kind of memory is first held bare, with no
+sandbox, so that a row that is contained shows a limit at work, not a
+program that could not run.  Where a host lacks a layer a row depends on
+(the seccomp filter refusing SysV IPC, a mount namespace giving the run its
+own /tmp and /dev/shm), the expected verdict is the one for that host, read
+from the report's layers.  Last line: "verdicts: P passed, F failed, S skipped".
+"""
+import glob
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from results import Results  # noqa: E402
+
+SANDLOCK = os.environ["SANDLOCK"]
+PROGS = os.environ["PROGS"]
+HOST = os.environ.get("SANDLOCK_HOSTSIM", "full")
+result = Results(HOST)
+EXTRA = os.environ.get("SANDLOCK_EXTRA_FLAGS", "").split()
+HOLD = os.path.join(PROGS, "hold")
+WORK = tempfile.mkdtemp(prefix="sandlock-verdicts.")
+os.chmod(WORK, 0o755)
+
+KINDS = ["heap", "stack", "threads", "fork", "shared_anon", "shared_exec", "devzero",
+         "memfd", "posix", "sysv", "devshm_file", "tmp_file"]
+
+
+def run(flags, argv, timeout=60):
+    rpath = os.path.join(WORK, "r.json")
+    if os.path.exists(rpath):
+        os.unlink(rpath)
+    p = subprocess.run([SANDLOCK, *EXTRA, "--report", rpath, *flags, "--", *argv],
+                       stdin=subprocess.DEVNULL, capture_output=True, timeout=timeout)
+    try:
+        r = json.load(open(rpath))
+    except (OSError, ValueError):
+        r = {}
+    # what a run killed before its unlink left in the host's /tmp, /dev/shm
+    for f in glob.glob("/tmp/hold-*") + glob.glob("/dev/shm/hold-*"):
+        try:
+            os.unlink(f)
+        except OSError:
+            pass
+    return p, r
+
+
+def kind_flags(kind):
+    # a deep stack needs RLIMIT_STACK for it; any other kind keeps the
+    # default stack (each thread's stack is that size, counted by --mem)
+    return ["--stack", "300"] if kind == "stack" else []
+
+
+def bare(kind, mb):
+    env = dict(os.environ)
+    cmd = [HOLD, kind, str(mb)]
+    if kind == "stack":
+        cmd = ["sh", "-c", f'ulimit -s unlimited && exec "$0" {kind} {mb}', HOLD]
+    p = subprocess.run(cmd, capture_output=True, timeout=60, env=env)
+    return p.returncode == 0 and f"held {kind} {mb}".encode() in p.stdout
+
+
+def expected_over(kind, r, private_tmp):
+    """the verdict and status for holding twice --mem, on this host"""
+    layers = r.get("layers") or {}
+    if kind == "memfd" and layers.get("seccomp"):
+        return "runtime_error", 1     # the filter says ENOSYS: hold fails, exit 1
+    if kind == "sysv" and layers.get("seccomp"):
+        return "syscall_blocked", 159  # SysV IPC outlives a run: refused
+    if kind in ("devshm_file", "tmp_file") and not (private_tmp and layers.get("mountns")):
+        return None, None             # the host's own /tmp and /dev/shm: see below
+    return "memory_limit", None
+
+
+# a run that may fork; one with a /tmp (and /dev/shm) of its own, a tmpfs
+# whose files are RAM and count; a --no-fork run
+flagsets = [("forking", ["--nproc", "20", "--fsize", "0", "--mem", "128"]),
+            ("private /tmp", ["--unshare", "on", "--nproc", "20", "--fsize", "0", "--mem", "128"]),
+            ("--no-fork", ["--no-fork", "--fsize", "0", "--mem", "128"])]
+
+# ---- memory, every kind: twice the limit, then an honest eighth of it
+for kind in KINDS:
+    if not bare(kind, 256):
+        result(kind in ("sysv",) and None or False, f"{kind}: 256 MB held bare",
+               "the program cannot hold it without the sandbox")
+        continue
+    result(True, f"{kind}: 256 MB held bare")
+    for label, base in flagsets:
+        if kind == "fork" and label == "--no-fork":
+            continue
+        flags = base + kind_flags(kind)
+        p, r = run(flags, [HOLD, kind, "256"])
+        if r.get("verdict", "setup_failed") == "setup_failed" and p.returncode == 125 and \
+                label == "private /tmp":
+            result(None, f"{kind} ({label})", "no mount namespace here: --unshare on is refused")
+            continue
+        held = b"held" in p.stdout
+        private = label == "private /tmp"
+        want, st = expected_over(kind, r, private)
+        got = r.get("verdict")
+        name = f"{kind} ({label}): 256 MB under --mem 128"
+        if want is None:
+            # a file in the host's /tmp or /dev/shm, not mapped: not the
+            # run's memory (README, Known limits): it is held, "ok"
+            result(got == "ok" and held, name + " (a file of the host's tmpfs: not counted)",
+                   f"verdict {got}, held {held}, stderr {p.stderr[:200]!r}")
+        else:
+            ok = got == want and not held and (st is None or p.returncode == st)
+            result(ok, f"{name}: {want}",
+                   f"verdict {got} status {p.returncode}, held {held}, peak_kb "
+                   f"{r.get('peak_kb')}, stdout {p.stdout[:80]!r}")
+        # an honest amount is held, counted, and "ok"
+        p, r = run(flags, [HOLD, kind, "32"])
+        held = b"held" in p.stdout
+        want_ok = expected_over(kind, r, private)[0] in ("memory_limit", None)
+        peak = r.get("peak_kb") or 0
+        counted = kind not in ("devshm_file", "tmp_file") or \
+            (private and (r.get("layers") or {}).get("mountns"))
+        if not want_ok:
+            continue
+        ok = r.get("verdict") == "ok" and held and (peak >= 28 * 1024 or not counted) and peak < 128 * 1024
+        result(ok, f"{kind} ({label}): 32 MB under --mem 128: ok, peak_kb {peak}",
+               f"verdict {r.get('verdict')}, held {held}, peak_kb {peak}")
+
+# ---- static data larger than --mem: killed inside execve
+p, r = run(["--mem", "64"], [os.path.join(PROGS, "bigbss")])
+result(r.get("verdict") == "memory_limit" and p.returncode == 139,
+       "static data (300 MB bss) under --mem 64: memory_limit, 139",
+       f"verdict {r.get('verdict')} status {p.returncode}")
+p, r = run(["--mem", "400"], [os.path.join(PROGS, "bigbss")])
+result(r.get("verdict") == "ok", "static data (300 MB bss) under --mem 400: ok", f"{r.get('verdict')}")
+
+
+# ---- CPU: one thread, threads, processes; an honest amount
+def cpu_row(name, flags, argv, limit_ms, want):
+    p, r = run(flags, argv)
+    cpu = r.get("cpu_ms")
+    if want == "cpu_limit":
+        ok = r.get("verdict") == want and p.returncode == 152 and cpu is not None and \
+            limit_ms <= cpu <= limit_ms + 150
+    else:
+        ok = r.get("verdict") == want and cpu is not None and cpu <= limit_ms
+    result(ok, f"{name}: {want}, cpu_ms {cpu} for {limit_ms}",
+           f"verdict {r.get('verdict')} status {p.returncode} cpu_ms {cpu} "
+           f"accounting {r.get('accounting')}")
+
+
+cpu_row("one thread over --cpu 0.5", ["--no-fork", "--cpu", "0.5"],
+        [os.path.join(PROGS, "busy"), "5000"], 500, "cpu_limit")
+cpu_row("4 threads over --cpu 1", ["--no-fork", "--cpu", "1"], [HOLD, "spin", "4"], 1000, "cpu_limit")
+cpu_row("8 processes over --cpu 1", ["--cpu", "1", "--nproc", "20"],
+        [os.path.join(PROGS, "tree"), "cpu", "8", "800", WORK], 1000, "cpu_limit")
+cpu_row("0.3 s of CPU under --cpu 1", ["--cpu", "1"], [os.path.join(PROGS, "busy"), "300"],
+        1000, "ok")
+# children the kernel reaps itself: only a cgroup counts them
+p, r = run(["--cpu", "1", "--nproc", "20"], [os.path.join(PROGS, "tree"), "reaped", "100", "20", WORK])
+if r.get("accounting", "").startswith("cgroup"):
+    result(r.get("verdict") == "cpu_limit", "100 children reaped by the kernel over --cpu 1 (cgroup): cpu_limit",
+           f"verdict {r.get('verdict')} cpu_ms {r.get('cpu_ms')}")
+else:
+    result(None, "100 children reaped by the kernel over --cpu 1",
+           f"accounting {r.get('accounting')}: sampling cannot see them (README, Known limits)")
+
+# ---- files, disk, output, time
+p, r = run(["--fsize", "1"], [HOLD, "tmp_file", "16"])
+result(r.get("verdict") == "file_size_limit" and p.returncode == 153,
+       "a 16 MB file under --fsize 1: file_size_limit, 153", f"{r.get('verdict')} {p.returncode}")
+p, r = run(["--disk", "16", "--fsize", "0", "--mem", "256", "--nproc", "20"], [HOLD, "tmp_file", "64"])
+if r.get("verdict") == "setup_failed" and p.returncode == 125:
+    # no mount namespace here, and no --best-effort: refused, not faked
+    result(b"--disk needs a mount namespace" in p.stderr, "--disk without a mount namespace: refused (125)",
+           f"status {p.returncode} {p.stderr[:200]!r}")
+elif "disk (no mount namespace)" in (r.get("missing") or ""):
+    result(r.get("verdict") == "ok", "64 MB into /tmp under --disk 16 without a mount namespace (--best-effort): "
+           "not limited, reported missing", f"{r.get('verdict')} {r.get('missing')}")
+else:
+    # the program sees ENOSPC, as on a full disk, and its verdict is its own
+    result(r.get("verdict") == "runtime_error" and b"failed: write" in p.stdout and
+           r.get("limits", {}).get("disk_mb") == 16,
+           "64 MB into /tmp under --disk 16: ENOSPC, the program's own verdict (runtime_error)",
+           f"{r.get('verdict')} {p.stdout[:80]!r} missing {r.get('missing')}")
+p, r = run(["--max-output", "1000"], [os.path.join(PROGS, "spew"), "1000000"])
+result(r.get("verdict") == "output_limit" and p.returncode == 153 and len(p.stdout) == 1000,
+       "1 MB of output under --max-output 1000: output_limit, exactly 1000 bytes",
+       f"{r.get('verdict')} {p.returncode} {len(p.stdout)}")
+p, r = run(["--timeout", "0.3"], ["/bin/sleep", "5"])
+wall = r.get("wall_ms") or 0
+result(r.get("verdict") == "wall_limit" and p.returncode == 124 and 300 <= wall < 1500,
+       f"sleep under --timeout 0.3: wall_limit, wall_ms {wall}", f"{r.get('verdict')} {p.returncode} {wall}")
+
+status = result.finish("verdicts")
+subprocess.run(["rm", "-rf", WORK])
+sys.exit(status)

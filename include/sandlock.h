@@ -202,6 +202,10 @@ struct sandlock_policy {
 	 * Used when cpu_ms or mem_mb is set; the report's accounting says. */
 	char *cgroup;
 	bool no_cgroup;
+	/* The program may not exec anything once it runs (execve and execveat
+	 * are violations; its own start is the sandbox's exec).  Other judges
+	 * ban execve after the first, too. */
+	bool no_exec;
 };
 
 SANDLOCK_API void sandlock_policy_init(struct sandlock_policy *p);

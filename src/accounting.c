@@ -351,15 +351,26 @@ bool sl_acct_sample(struct sl_acct *a, bool force)
 	} else if (!a->cg) {
 		return false;
 	}
-	bool cg_mem = a->cg && a->cg->memory;
+	if (walked && a->mem_limit_kb && mem > a->mem_limit_kb) {
+		/* shared pages were counted once per process: share them out */
+		struct sl_acct_walk *w = a->walk;
+		mem = files_kb;
+		for (int i = 0; i < w->n; i++)
+			mem += share_kb(w->pid[i]);
+	}
+	/* what the samples saw decides, unless the cgroup holds it all */
+	if (walked && a->mem_limit_kb && mem > a->mem_limit_kb)
+		a->over_mem = true;
 	if (a->cg) {
 		/* every process that was ever in it, reaped by anyone or not */
 		uint64_t c = sl_cgroup_cpu_us(a->cg);
 		if (c > cpu)
 			cpu = c;
-		if (cg_mem) {
+		if (a->cg->memory) {
 			/* the kernel holds it to memory.max: an OOM kill says */
-			mem = sl_cgroup_mem_kb(a->cg);
+			uint64_t m = sl_cgroup_mem_kb(a->cg);
+			if (m > mem)
+				mem = m;
 			if (a->cg->oom)
 				a->over_mem = true;
 		}
@@ -367,17 +378,8 @@ bool sl_acct_sample(struct sl_acct *a, bool force)
 	a->samples++;
 	if (cpu > a->cpu_us)
 		a->cpu_us = cpu;
-	if (walked && !cg_mem && a->mem_limit_kb && mem > a->mem_limit_kb) {
-		/* shared pages were counted once per process: share them out */
-		struct sl_acct_walk *w = a->walk;
-		mem = files_kb;
-		for (int i = 0; i < w->n; i++)
-			mem += share_kb(w->pid[i]);
-	}
 	if (mem > a->peak_kb)
 		a->peak_kb = mem;
-	if (!cg_mem && a->mem_limit_kb && mem > a->mem_limit_kb)
-		a->over_mem = true;
 	if (a->cpu_limit_us && a->cpu_us >= a->cpu_limit_us)
 		a->over_cpu = true;
 	/* The next sample: the interval grows while the run holds less than

@@ -24,10 +24,12 @@ const char sl_cli_usage[] =
 "  --max-output BYTES   cap on stdout+stderr (default: none)\n"
 "  --cgroup DIR|off     count --cpu/--mem in a cgroup v2 of the run's own,\n"
 "                       made under DIR (delegated to this user); off: never\n"
-"                       (default: under our own cgroup where we may write)\n"
+"                       (default, for a run that may fork: under our own\n"
+"                       cgroup where we may write)\n"
 "Security:\n"
 "  --no-network         no socket can be created or used\n"
 "  --no-fork            no new processes (threads still work)\n"
+"  --no-exec            the program may not exec anything once it runs\n"
 "  --no-jit             no executable memory the program writes itself\n"
 "                       (W^X; breaks JIT runtimes such as Node.js and Java)\n"
 "  --clean-env          only PATH, HOME, LANG, TMPDIR (+ --env, --keep-env)\n"
@@ -71,7 +73,7 @@ enum {
 	O_USER, O_VIOLATION, O_LANDLOCK, O_RO, O_RW, O_ISOTMP, O_UNSHARE,
 	O_STRICT, O_REQUIRE, O_STDIN, O_STDOUT, O_STDERR, O_REPORT, O_REPORTFD,
 	O_FEATURES, O_HELP, O_VERSION, O_NOJIT, O_BESTEFFORT, O_JSON, O_UIDPOOL,
-	O_DISK, O_CGROUP,
+	O_DISK, O_CGROUP, O_NOEXEC,
 };
 
 static const struct option options[] = {
@@ -85,6 +87,7 @@ static const struct option options[] = {
 	{ "max-output", required_argument, 0, O_MAXOUT },
 	{ "no-network", no_argument, 0, O_NONET },
 	{ "no-fork", no_argument, 0, O_NOFORK },
+	{ "no-exec", no_argument, 0, O_NOEXEC },
 	{ "clean-env", no_argument, 0, O_CLEANENV },
 	{ "no-jit", no_argument, 0, O_NOJIT },
 	{ "env", required_argument, 0, O_ENV },
@@ -273,6 +276,7 @@ int sl_cli_parse(int argc, char **argv, struct sl_cli *cli, char *err, size_t er
 			break;
 		case O_NONET: p->no_network = true; break;
 		case O_NOFORK: p->no_fork = true; break;
+		case O_NOEXEC: p->no_exec = true; break;
 		case O_CLEANENV: p->clean_env = true; break;
 		case O_NOJIT: p->no_jit = true; break;
 		case O_ENV:

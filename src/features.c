@@ -288,6 +288,12 @@ void sl_probe_features(struct sandlock_features *f, bool full)
 	/* no-new-privs and namespaces cannot be probed without a process */
 	set_state(f, SANDLOCK_LAYER_NO_NEW_PRIVS, SANDLOCK_AVAILABLE, "");
 	set_state(f, NS_LAYERS, SANDLOCK_AVAILABLE, "");
+	/* a run needs it to know whether the init can watch for our death
+	 * (spawn.c), or a watchdog must */
+	long pfd = syscall(SYS_pidfd_open, getpid(), 0);
+	f->pidfd = pfd >= 0;
+	if (pfd >= 0)
+		close((int)pfd);
 	if (!full)
 		return; /* a run learns these by trying */
 	int r = probe_clone(nnp_child, 0);
@@ -295,10 +301,6 @@ void sl_probe_features(struct sandlock_features *f, bool full)
 		set_state(f, SANDLOCK_LAYER_NO_NEW_PRIVS, SANDLOCK_REFUSED,
 			  under_filter() ? "prctl(PR_SET_NO_NEW_PRIVS): refused by a parent seccomp policy"
 				       : "prctl(PR_SET_NO_NEW_PRIVS): refused");
-	long pfd = syscall(SYS_pidfd_open, getpid(), 0);
-	f->pidfd = pfd >= 0;
-	if (pfd >= 0)
-		close((int)pfd);
 	probe_userns(f);
 }
 

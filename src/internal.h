@@ -189,6 +189,9 @@ struct sl_run {
 	bool use_seccomp;
 	uint32_t violation_action;
 	uint32_t probe_action;   /* for large allocations */
+	uint32_t exec_action;    /* for an exec that is not ours (seccomp.c) */
+	uint32_t link_action;    /* for link/linkat (seccomp.c) */
+	bool exec_watched;       /* such an exec comes to the supervisor */
 	uint64_t big_alloc;
 	bool want_listener;
 	const struct sock_filter *filter;
@@ -328,6 +331,7 @@ int sl_seccomp_install(struct sl_run *run); /* child */
 /* Handle one notification; returns 1 if a violation was recorded. */
 struct sl_notify_state {
 	bool mem_refused;        /* the kernel or we refused an allocation */
+	struct sl_run *run;      /* for the watchdog an exec may need */
 };
 int sl_seccomp_handle(int listener, struct sandlock_result *res,
 		      const struct sandlock_policy *p, struct sl_notify_state *ns);

@@ -88,6 +88,24 @@ int sl_seccomp_prepare(struct sl_run *run, const struct sandlock_features *f,
 	} else {
 		run->violation_action = SECCOMP_RET_KILL_THREAD;
 	}
+	/* an exec of the program's own: refused under --no-exec; shown to us
+	 * in a --no-fork run outside a pid namespace, where an exec from a
+	 * thread would take the parent-death signal away (we start the
+	 * watchdog then, see sl_seccomp_handle); else allowed */
+	run->exec_watched = false;
+	if (p->no_exec) {
+		run->exec_action = run->violation_action;
+	} else if (p->no_fork && !run->in_pidns && run->want_listener) {
+		run->exec_action = SECCOMP_RET_USER_NOTIF;
+		run->exec_watched = true;
+	} else {
+		run->exec_action = SECCOMP_RET_ALLOW;
+	}
+	/* hard links only where the kernel keeps them to the program's own
+	 * files (fs.protected_hardlinks = 1; unknown: no) */
+	char hl[8] = "";
+	sl_read_small(AT_FDCWD, "/proc/sys/fs/protected_hardlinks", hl, sizeof(hl));
+	run->link_action = hl[0] == '1' ? SECCOMP_RET_ALLOW : run->violation_action;
 	if ((p->require & SANDLOCK_LAYER_SECCOMP_NOTIFY) && !run->want_listener) {
 		sl_seterr(res, "required layer seccomp_notify is %s on this host (%s); %s",
 				  sandlock_state_name(f->state[1]), f->why[1],
@@ -107,6 +125,8 @@ int sl_seccomp_prepare(struct sl_run *run, const struct sandlock_features *f,
 SL_CHILD int sl_seccomp_install(struct sl_run *run)
 {
 	uint32_t self = (uint32_t)syscall(SYS_getpid);
+	/* what our exec will pass (spawn.c): nothing else is ours */
+	uint64_t argv = (uint64_t)(uintptr_t)run->argv, envp = (uint64_t)(uintptr_t)run->envp;
 	struct sock_filter *f = run->filter_copy;
 	memcpy(f, run->filter, run->filter_len * sizeof(*f));
 	for (size_t i = 0; i < run->filter_len; i++) {
@@ -116,6 +136,10 @@ SL_CHILD int sl_seccomp_install(struct sl_run *run)
 			f[i].k = run->probe_action;
 		else if (BPF_CLASS(f[i].code) == BPF_RET && f[i].k == SL_PH_EXECMEM)
 			f[i].k = run->p->no_jit ? (SECCOMP_RET_ERRNO | EACCES) : SECCOMP_RET_ALLOW;
+		else if (BPF_CLASS(f[i].code) == BPF_RET && f[i].k == SL_PH_EXEC)
+			f[i].k = run->exec_action;
+		else if (BPF_CLASS(f[i].code) == BPF_RET && f[i].k == SL_PH_LINK)
+			f[i].k = run->link_action;
 		else if (BPF_CLASS(f[i].code) == BPF_JMP && BPF_SRC(f[i].code) == BPF_K) {
 			if (f[i].k == SL_PH_SELF)
 				f[i].k = self;
@@ -125,6 +149,14 @@ SL_CHILD int sl_seccomp_install(struct sl_run *run)
 				f[i].k = (uint32_t)(run->big_alloc >> 32);
 			else if (f[i].k == SL_PH_BIG_ALLOC_LO)
 				f[i].k = (uint32_t)run->big_alloc;
+			else if (f[i].k == (uint32_t)(SL_PH_EXEC_ARGV >> 32))
+				f[i].k = (uint32_t)(argv >> 32);
+			else if (f[i].k == (uint32_t)SL_PH_EXEC_ARGV)
+				f[i].k = (uint32_t)argv;
+			else if (f[i].k == (uint32_t)(SL_PH_EXEC_ENVP >> 32))
+				f[i].k = (uint32_t)(envp >> 32);
+			else if (f[i].k == (uint32_t)SL_PH_EXEC_ENVP)
+				f[i].k = (uint32_t)envp;
 		}
 	}
 	struct sock_fprog prog = { .len = (unsigned short)run->filter_len, .filter = f };
@@ -261,6 +293,17 @@ static void respond(int listener, uint64_t id, int error, bool cont)
 	ioctl(listener, SECCOMP_IOCTL_NOTIF_SEND, &resp);
 }
 
+/* Is tid the first thread of its process?  (Unknown: no, the safe side.) */
+static bool thread_leader(uint32_t tid)
+{
+	char path[64], buf[1024];
+	snprintf(path, sizeof(path), "/proc/%u/status", tid);
+	if (sl_read_small(AT_FDCWD, path, buf, sizeof(buf)) < 0)
+		return false;
+	const char *t = strstr(buf, "\nTgid:");
+	return t && strtoul(t + 6, NULL, 10) == tid;
+}
+
 int sl_seccomp_handle(int listener, struct sandlock_result *res,
 		      const struct sandlock_policy *p, struct sl_notify_state *ns)
 {
@@ -286,6 +329,19 @@ int sl_seccomp_handle(int listener, struct sandlock_result *res,
 		} else {
 			respond(listener, n->id, 0, true);
 		}
+		return 0;
+	}
+	if (n->data.arch == AUDIT_ARCH_X86_64 && ns->run && ns->run->exec_watched &&
+	    (n->data.nr == __NR_execve ||
+	     (n->data.nr == __NR_execveat && !(n->data.args[4] & AT_EMPTY_PATH)))) {
+		/* An exec of the program's own in a --no-fork run: from a
+		 * thread it takes the process over without the parent-death
+		 * signal, so the watchdog takes its place before it runs. */
+		bool leader = thread_leader(n->pid);
+		int fail = !leader && sl_lifeline_start(ns->run) != 0;
+		if (!leader && !fail)
+			res->layers |= SANDLOCK_LAYER_WATCHDOG;
+		respond(listener, n->id, fail ? -EAGAIN : 0, !fail);
 		return 0;
 	}
 	if (!res->blocked_syscall[0]) {

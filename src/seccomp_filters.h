@@ -21,6 +21,15 @@
 #define SL_PH_BIG_ALLOC_HI 0x1357u
 #define SL_PH_BIG_ALLOC_LO 0x2468ace0u
 #define SL_PH_BIG_ALLOC (((uint64_t)SL_PH_BIG_ALLOC_HI << 32) | SL_PH_BIG_ALLOC_LO)
+/* execve: the sandbox's own exec passes by its argv and envp pointers;
+ * any other exec takes SL_PH_EXEC */
+#define SL_PH_EXEC_ERRNO 0xfeau
+#define SL_PH_EXEC (0x00050000u | SL_PH_EXEC_ERRNO)
+/* link, linkat: allowed where fs.protected_hardlinks is 1, else a violation */
+#define SL_PH_LINK_ERRNO 0xfe9u
+#define SL_PH_LINK (0x00050000u | SL_PH_LINK_ERRNO)
+#define SL_PH_EXEC_ARGV (((uint64_t)0x5ec3u << 32) | 0x0badf00du)
+#define SL_PH_EXEC_ENVP (((uint64_t)0x5ec4u << 32) | 0x0defacedu)
 #define SL_PH_SELF 0x2d5a17c3u
 #define SL_PH_NEG_SELF (0u - SL_PH_SELF)
 

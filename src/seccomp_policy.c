@@ -54,6 +54,8 @@
 #define VIOLATION SCMP_ACT_ERRNO(SL_PH_VIOLATION_ERRNO)
 #define MEMPROBE SCMP_ACT_ERRNO(SL_PH_MEMPROBE_ERRNO)
 #define EXECMEM SCMP_ACT_ERRNO(SL_PH_EXECMEM_ERRNO)
+#define EXEC SCMP_ACT_ERRNO(SL_PH_EXEC_ERRNO)
+#define LINK SCMP_ACT_ERRNO(SL_PH_LINK_ERRNO)
 #define MAX_NR 1024
 #define DEFAULT_ACTION SCMP_ACT_ERRNO(ENOSYS)
 
@@ -71,8 +73,9 @@ static const char *const always_blocked[] = {
 	"mount", "umount2", "fsopen", "fsmount", "fsconfig", "fspick",
 	"move_mount", "open_tree", "mount_setattr", "chroot", "pivot_root",
 	"setns",
-	/* links: a planted link is how TOCTOU attacks on the grader start */
-	"symlink", "symlinkat", "link", "linkat",
+	/* links: a planted symbolic link is how TOCTOU attacks on the
+	 * grader start (hard links: see argument_rules) */
+	"symlink", "symlinkat",
 	/* watching the grader */
 	"inotify_init", "inotify_init1", "inotify_add_watch", "inotify_rm_watch",
 	"fanotify_init", "fanotify_mark",
@@ -166,7 +169,7 @@ static const char *const conditional[] = {
 	"sched_setparam", "sched_setattr", "prlimit64", "ioprio_set",
 	"get_robust_list", "ioctl", "fcntl", "prctl", "execveat", "mmap",
 	"mremap", "rt_sigaction", "socket", "socketpair", "sendto", "mprotect",
-	"pkey_mprotect", NULL,
+	"pkey_mprotect", "execve", "link", "linkat", NULL,
 };
 
 static bool in(const char *const *list, const char *name)
@@ -468,7 +471,24 @@ static int argument_rules(scmp_filter_ctx c)
 	r |= rule1(c, MEMPROBE, "mremap", cmp1(2, SCMP_CMP_GT, SL_PH_BIG_ALLOC));
 	/* exec of a descriptor (fexecve): a file Landlock may never have seen. */
 	r |= rule1(c, VIOLATION, "execveat", masked(4, AT_EMPTY_PATH, AT_EMPTY_PATH));
-	r |= rule1(c, SCMP_ACT_ALLOW, "execveat", masked(4, AT_EMPTY_PATH, 0));
+	r |= rule1(c, EXEC, "execveat", masked(4, AT_EMPTY_PATH, 0));
+	/* The sandbox's own exec, known by its arguments: its argv and envp
+	 * (addresses in the supervisor's memory, which the program never
+	 * sees; one wrong guess is a violation, and there are two of about
+	 * 30 bits each to guess).  Any other exec is the program's: allowed,
+	 * shown to the supervisor (a --no-fork run: an exec from a thread
+	 * loses the parent-death signal), or refused (--no-exec). */
+	r |= rule2(c, SCMP_ACT_ALLOW, "execve", cmp1(1, SCMP_CMP_EQ, SL_PH_EXEC_ARGV),
+		   cmp1(2, SCMP_CMP_EQ, SL_PH_EXEC_ENVP));
+	r |= rule1(c, EXEC, "execve", cmp1(1, SCMP_CMP_NE, SL_PH_EXEC_ARGV));
+	r |= rule1(c, EXEC, "execve", cmp1(2, SCMP_CMP_NE, SL_PH_EXEC_ENVP));
+	/* Hard links: glibc's sem_open makes every named semaphore with
+	 * link() (Python's multiprocessing locks, queues, pools).  Where the
+	 * kernel protects them (fs.protected_hardlinks) a link needs a file
+	 * the program owns or may write already, which gives it nothing new;
+	 * elsewhere they stay violations (the runtime decides: LINK). */
+	r |= rule0(c, LINK, "link");
+	r |= rule0(c, LINK, "linkat");
 	return r;
 }
 

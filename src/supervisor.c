@@ -355,7 +355,11 @@ static pid_t spawn_with_fallbacks(struct sl_run *run, const struct sandlock_feat
 		/* outside a pid namespace the parent-death signal is not
 		 * enough even where the host allows it: a thread that calls
 		 * exec takes the process over without it */
-		bool need_watchdog = !run->use_pdeathsig || !run->in_pidns ||
+		/* ... unless no exec can come from a thread: a --no-fork run's
+		 * execs come to us first (seccomp.c starts one then), or none
+		 * is allowed */
+		bool exec_safe = p->no_fork && (run->exec_watched || p->no_exec);
+		bool need_watchdog = !run->use_pdeathsig || (!run->in_pidns && !exec_safe) ||
 				     !f->pidfd || /* the init's check (spawn.c) */
 				     (p->require & SANDLOCK_LAYER_WATCHDOG);
 		if (need_watchdog && sl_lifeline_start(run) != 0) {
@@ -499,7 +503,7 @@ static int wait_loop(const struct sandlock_policy *p, struct sl_run *run, pid_t 
 	/* a program under another uid than ours cannot leave its cgroup */
 	sl_acct_start(&acct, p, pid, run->in_pidns, run->mount_tmp, &run->cg,
 		      run->drop_privs && run->uid != 0);
-	struct sl_notify_state nstate = { false };
+	struct sl_notify_state nstate = { .mem_refused = false, .run = run };
 	int st = 0;
 	struct rusage ru;
 

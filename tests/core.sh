@@ -493,11 +493,15 @@ wait $spid 2>/dev/null
 sleep 0.2
 if alive "$marker"; then fail "SIGKILL of the sandbox kills the program"; pkill -f "sleep $marker"; else pass "SIGKILL of the sandbox kills the program"; fi
 # a thread that calls exec takes the process over without the parent-death
-# signal (it belongs to the thread that set it): in every profile
-for prof in --no-fork --unshare=off --unshare=auto; do
-	$S $prof -- $PY -c "
+# signal (it belongs to the thread that set it): in every profile.  In a
+# --no-fork run the supervisor sees the exec coming (seccomp notification)
+# and starts the watchdog only then; an exec from the first thread keeps it.
+for prof in --no-fork --unshare=off --unshare=auto "--no-fork first-thread"; do
+	how="threading.Thread(target=lambda: os.execv('/bin/sleep', ['sleep', '$marker.11'])).start()"
+	[ "$prof" = "--no-fork first-thread" ] && how="os.execv('/bin/sleep', ['sleep', '$marker.11'])"
+	$S ${prof% *} -- $PY -c "
 import os, threading, time
-threading.Thread(target=lambda: os.execv('/bin/sleep', ['sleep', '$marker.11'])).start()
+$how
 time.sleep(30)" >/dev/null 2>&1 &
 	spid=$!
 	sleep 0.5
@@ -510,6 +514,33 @@ time.sleep(30)" >/dev/null 2>&1 &
 	elif alive "$marker.11"; then fail "SIGKILL of the sandbox kills a program exec'd by a thread ($prof)"; pkill -f "sleep $marker.11"
 	else pass "SIGKILL of the sandbox kills a program exec'd by a thread ($prof)"; fi
 done
+# the watchdog a --no-fork run does without, until a thread calls exec
+$S --no-fork --report "$WORK/wd.json" -- /bin/true
+expect_json "--no-fork run: no watchdog (the parent-death signal holds)" "$WORK/wd.json" layers.watchdog false
+$S --no-fork --report "$WORK/wd.json" -- $PY -c "
+import os, threading, time
+threading.Thread(target=lambda: os.execv('/bin/true', ['true'])).start()
+time.sleep(5)"
+if grep -q '"seccomp_notify":true' "$WORK/wd.json"; then
+	expect_json "--no-fork run: an exec from a thread starts the watchdog" "$WORK/wd.json" layers.watchdog true
+fi
+
+# --no-exec: the program's own start is the only exec
+verdict "exec bare (without --no-exec)" ok 0 -- /bin/sh -c 'exec /bin/true'
+verdict "--no-exec: exec from the program" syscall_blocked 159 --no-exec -- /bin/sh -c 'exec /bin/true'
+expect_json "--no-exec: the blocked call is named" "$WORK/r.json" blocked_syscall execve
+verdict "--no-exec: fork then exec (a shell's command)" syscall_blocked 159 --no-exec -- /bin/sh -c '/bin/true; echo $?'
+verdict "--no-exec: python runs" ok 0 --no-exec -- $PY -c 'print(1)'
+printf '#!/bin/sh\necho script ran\n' >"$WORK/script.sh"; chmod 755 "$WORK/script.sh"
+verdict "--no-exec: a #! script starts (its interpreter is the kernel's, within our exec)" ok 0 --no-exec -- "$WORK/script.sh"
+verdict "--no-exec --violation errno: exec fails, the program goes on" ok 0 --no-exec --violation errno --no-fork -- \
+	$PY -c 'import os
+try:
+    os.execv("/bin/true", ["true"])
+except PermissionError:
+    raise SystemExit(0)
+raise SystemExit(3)'
+verdict "--no-exec, PATH search of the command" ok 0 --no-exec -- true
 # The grader dies (killed, crashed) while it reads the report from a pipe:
 # the run dies with it.  Without a pipe to watch (a report file) the
 # program lives on, which is the proof that the reader's death did it.

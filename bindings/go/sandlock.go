@@ -93,6 +93,7 @@ type Policy struct {
 	NoNetwork bool // --no-network
 	NoFork    bool // --no-fork (threads still work)
 	NoJIT     bool // --no-jit: no memory the program writes and executes (W^X)
+	NoExec    bool // --no-exec: the program may not exec anything once it runs
 	CleanEnv  bool // --clean-env: PATH, HOME, LANG, TMPDIR + Env + KeepEnv
 	// Env sets variables in the program's environment, "NAME=VALUE" each
 	// (--env, repeated).
@@ -401,6 +402,7 @@ func (p Policy) Args(argv []string) ([]string, error) {
 	flag(p.NoNetwork, "--no-network")
 	flag(p.NoFork, "--no-fork")
 	flag(p.NoJIT, "--no-jit")
+	flag(p.NoExec, "--no-exec")
 	flag(p.CleanEnv, "--clean-env")
 	for _, kv := range p.Env {
 		if i := strings.IndexByte(kv, '='); i <= 0 {

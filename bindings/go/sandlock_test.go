@@ -513,14 +513,14 @@ func TestArgs(t *testing.T) {
 		NoNetwork: true, NoFork: true, CleanEnv: true, Env: []string{"A=1"}, KeepEnv: []string{"EVAL_*"},
 		Workdir: "/w", Landlock: true, RO: []string{"/r"}, RW: []string{"/rw"}, IsolateTmp: true,
 		Unshare: "off", Strict: true, Require: []string{"seccomp", "landlock"},
-		NoJIT: true, BestEffort: true, UIDPool: "60000-60099",
+		NoJIT: true, NoExec: true, BestEffort: true, UIDPool: "60000-60099",
 		StdinFile: "in", StdoutFile: "out", StderrFile: "err",
 	}
 	got, err := p.Args([]string{"python3", "-c", "x"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := strings.Fields("--report-fd 3 -q --cpu 2 --mem 0 --timeout 1.5 --max-output 10 --no-network --no-fork --no-jit " +
+	want := strings.Fields("--report-fd 3 -q --cpu 2 --mem 0 --timeout 1.5 --max-output 10 --no-network --no-fork --no-jit --no-exec " +
 		"--clean-env --env A=1 --keep-env EVAL_* --workdir /w --uid-pool 60000-60099 --landlock --ro /r --rw /rw --isolate-tmp " +
 		"--unshare off --strict --best-effort --require seccomp,landlock --stdin in --stdout out --stderr err -- python3 -c x")
 	if !reflect.DeepEqual(got, want) {

@@ -152,6 +152,8 @@ class Policy:
     no_fork: bool = False
     #: --no-jit: no memory the program writes and then executes (W^X; breaks JIT runtimes)
     no_jit: bool = False
+    #: --no-exec: the program may not exec anything once it runs
+    no_exec: bool = False
     clean_env: bool = False  #: PATH, HOME, LANG, TMPDIR + env + keep_env
     #: --env: variables set in the program's environment (dict or "NAME=VALUE" list)
     env: Union[Mapping[str, str], Sequence[str]] = field(default_factory=dict)
@@ -231,7 +233,7 @@ class Policy:
             ms = -(-int(round(self.timeout * 1e6)) // 1000)  # ceil to whole ms
             out += ["--timeout", _fmt_seconds(ms)]
         for on, opt in ((self.no_network, "--no-network"), (self.no_fork, "--no-fork"),
-                        (self.no_jit, "--no-jit"), (self.clean_env, "--clean-env")):
+                        (self.no_jit, "--no-jit"), (self.no_exec, "--no-exec"), (self.clean_env, "--clean-env")):
             if on:
                 out.append(opt)
         if isinstance(self.env, Mapping):

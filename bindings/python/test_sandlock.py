@@ -429,11 +429,11 @@ class NoBinaryTest(unittest.TestCase):
                    no_network=True, no_fork=True, clean_env=True, env={"A": "1"},
                    keep_env=["EVAL_*"], workdir="/w", landlock=True, ro=["/r"], rw=["/rw"],
                    isolate_tmp=True, unshare="off", strict=True, require=["seccomp", "landlock"],
-                   stdin="in", stdout="out", stderr="err", no_jit=True, best_effort=True,
+                   stdin="in", stdout="out", stderr="err", no_jit=True, no_exec=True, best_effort=True,
                    uid_pool="60000-60099")
         self.assertEqual(p.args(["python3", "-c", "x"]), (
             "--report-fd 3 -q --cpu 2 --mem 0 --max-output 10 --timeout 1.5 --no-network --no-fork "
-            "--no-jit --clean-env --env A=1 --keep-env EVAL_* --workdir /w --uid-pool 60000-60099 "
+            "--no-jit --no-exec --clean-env --env A=1 --keep-env EVAL_* --workdir /w --uid-pool 60000-60099 "
             "--landlock --ro /r --rw /rw "
             "--isolate-tmp --unshare off --strict --best-effort --require seccomp,landlock --stdin in "
             "--stdout out --stderr err -- python3 -c x").split())

@@ -137,7 +137,7 @@ struct sandlock_policy {
 				 * process, as a backstop */
 	uint64_t mem_mb;        /* memory the whole run holds at once, private and
 				 * shared (256); RLIMIT_DATA at it and RLIMIT_AS
-				 * = 4x, per process, as backstops */
+				 * max(4x, 16 GB), per process, as backstops */
 	uint64_t fsize_mb;      /* RLIMIT_FSIZE (10) */
 	uint64_t disk_mb;       /* what the run may store in its own file system:
 				 * the private /tmp, /dev/shm and, with

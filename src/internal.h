@@ -281,7 +281,6 @@ bool sl_elf_sizes(const char *path, uint64_t *writable_kb, uint64_t *total_kb);
 
 /* rlimits.c */
 void sl_rlimits_prepare(struct sl_run *run);
-void sl_rlimits_unwatched(struct sl_run *run); /* after sl_seccomp_prepare */
 uint64_t sl_as_limit(uint64_t mem_mb);
 int sl_rlimits_apply(const struct sl_run *run); /* child */
 int sl_rlimits_apply_nproc(const struct sl_run *run); /* child */

@@ -7,15 +7,13 @@
  * (64 MB reservations each) and runtimes that reserve large virtual ranges
  * stay usable, so four Python threads or an OpenBLAS pool do not fail under
  * --mem 256 while using far less.  RLIMIT_AS is set as a backstop for what
- * DATA does not count (shared mappings) at max(4 x limit, 1 GB).
- *
- * An allocation RLIMIT_DATA refuses leaves no trace but the program's own
- * failure, unless the seccomp listener saw it coming (seccomp.c: the verdict
- * is memory_limit).  Where a run has no listener (kernels before 5.0, older
- * container profiles, serverless hosts), RLIMIT_DATA is raised to the
- * RLIMIT_AS backstop instead: the allocation succeeds, and what the program
- * then holds is the whole-run accounting's to judge (memory_limit when it
- * passes --mem), as for every other kind of memory.
+ * DATA does not count (shared mappings) at max(4 x limit, 16 GB): address
+ * space is not memory, and runtimes reserve much of it (glibc's arenas,
+ * 64 MB each, up to 8 per CPU; the JVM's class space and code cache; 670 MB
+ * per V8 isolate), so a tighter one broke honest programs at random (a JVM
+ * under -Xmx128m with its seventh arena); what shared memory the run holds
+ * is counted by the whole-run accounting and, with a seccomp listener,
+ * refused past the limit as it is asked for (seccomp.c).
  */
 #include "internal.h"
 
@@ -44,28 +42,7 @@ static uint64_t mb(uint64_t v)
 uint64_t sl_as_limit(uint64_t mem_mb)
 {
 	uint64_t as = mb(mem_mb) * 4;
-	return as < mb(1024) ? mb(1024) : as;
-}
-
-/* After the filter is prepared: a run without a listener (see above). */
-void sl_rlimits_unwatched(struct sl_run *run)
-{
-	const struct sandlock_policy *p = run->p;
-	if (!p->mem_mb)
-		return;
-	/* an executable whose static data alone is past --mem keeps the limit
-	 * exact: execve fails, memory_limit, as on every host (elf.c) */
-	bool big_static = false;
-	uint64_t w, all;
-	for (int i = 0; i < run->n_exec_paths && !big_static; i++)
-		if (sl_elf_sizes(run->exec_paths[i], &w, &all)) {
-			big_static = w > p->mem_mb * 1024;
-			break;
-		}
-	uint64_t v = run->want_listener || big_static ? mb(p->mem_mb) : sl_as_limit(p->mem_mb);
-	for (int i = 0; i < run->n_rl; i++)
-		if (run->rl[i].resource == RLIMIT_DATA)
-			run->rl[i].lim = (struct rlimit){ v, v };
+	return as < mb(16384) ? mb(16384) : as;
 }
 
 /* Only limited resources are listed: unlimited means "leave what was

@@ -421,7 +421,6 @@ static pid_t spawn_with_fallbacks(struct sl_run *run, const struct sandlock_feat
 			run->disk_dropped = true;
 		if ((*err = sl_seccomp_prepare(run, f, res)))
 			return -1;
-		sl_rlimits_unwatched(run);
 		/* an unprivileged run's scratch directory was hidden by its
 		 * fresh /tmp, and its terminals by a devpts of its own:
 		 * Landlock hides them instead (a ruleset made again for a
@@ -711,7 +710,6 @@ int sandlock_run(const struct sandlock_policy *p, char *const argv[],
 	    (err = sl_landlock_prepare(&run, &f, res)) ||
 	    (err = sl_seccomp_prepare(&run, &f, res)))
 		goto failed;
-	sl_rlimits_unwatched(&run);
 	res->layers |= SANDLOCK_LAYER_NO_NEW_PRIVS | SANDLOCK_LAYER_RLIMITS |
 		       (run.use_seccomp ? SANDLOCK_LAYER_SECCOMP : 0) |
 		       (run.want_listener ? SANDLOCK_LAYER_SECCOMP_NOTIFY : 0) |

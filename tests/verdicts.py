@@ -74,6 +74,11 @@ def bare(kind, mb):
 def expected_over(kind, r, private_tmp):
     """the verdict and status for holding twice --mem, on this host"""
     layers = r.get("layers") or {}
+    if kind in ("heap", "threads") and not layers.get("seccomp_notify"):
+        # one allocation past what --mem leaves, refused by RLIMIT_DATA
+        # with nobody to see it: the program's own failure (README, Known
+        # limits); with a listener the supervisor sees it coming
+        return "runtime_error", 1
     if kind == "memfd" and layers.get("seccomp"):
         return "runtime_error", 1     # the filter says ENOSYS: hold fails, exit 1
     if kind == "sysv" and layers.get("seccomp"):
@@ -123,10 +128,10 @@ for kind in KINDS:
         # an honest amount is held, counted, and "ok"
         p, r = run(flags, [HOLD, kind, "32"])
         held = b"held" in p.stdout
-        want_ok = expected_over(kind, r, private)[0] in ("memory_limit", None)
+        layers = r.get("layers") or {}
+        want_ok = not (kind in ("memfd", "sysv") and layers.get("seccomp"))  # refused
         peak = r.get("peak_kb") or 0
-        counted = kind not in ("devshm_file", "tmp_file") or \
-            (private and (r.get("layers") or {}).get("mountns"))
+        counted = kind not in ("devshm_file", "tmp_file") or (private and layers.get("mountns"))
         if not want_ok:
             continue
         ok = r.get("verdict") == "ok" and held and (peak >= 28 * 1024 or not counted) and peak < 128 * 1024

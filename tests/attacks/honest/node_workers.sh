@@ -1,6 +1,5 @@
 # honest: node_workers
 # flags: --nproc 16 --no-fork --no-network --clean-env --cpu 5 --mem 256
-# xfail: issue 14 (every V8 isolate reserves ~670 MB of address space: node starts at VmSize 728 MB, 1.5 GB with one Worker, 3.4 GB with four; the RLIMIT_AS backstop max(4 x --mem, 1 GB) = 1 GB makes new Worker() die with "Fatal process OOM in Failed to reserve virtual memory for CodeRange" (SIGTRAP); RLIMIT_DATA 256 MB alone is fine: measured with prlimit)
 # variant: - | --nproc 16 --no-fork --no-network --clean-env --cpu 5 --mem 1024 | mem1024
 # evidence: 4 worker_threads each sum a range and post the result back; prints workers-ok with the total and the peak thread count (--nproc 16: node's 7 base threads + 1 per Worker + libuv's 4 pool threads once async I/O is used; the default 10 is too few, 11 tasks measured with 4 workers)
 # ok-if: out_has "workers-ok 4 150000000"

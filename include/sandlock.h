@@ -196,12 +196,14 @@ struct sandlock_policy {
 	 * fails closed (SANDLOCK_ENOSYS, status 125). */
 	bool best_effort;
 	/* Whole-run accounting in a cgroup v2 of the run's own, made under
-	 * this directory (one the caller may write: delegated to it, or its
-	 * own as root).  NULL: under the caller's own cgroup, where it may
-	 * make one there; no_cgroup: never (the supervisor samples /proc).
-	 * Used when cpu_ms or mem_mb is set; the report's accounting says. */
+	 * this directory (an absolute path the caller may write: delegated to
+	 * it, or its own as root; the run fails if it cannot be used, unless
+	 * best_effort), or with "auto" under the caller's own cgroup where it
+	 * may make one there (a run that may fork; else the supervisor
+	 * samples).  NULL: none, the supervisor samples /proc (a cgroup costs
+	 * about 0.4 ms of start-up).  Used when cpu_ms or mem_mb is set; the
+	 * report's accounting says. */
 	char *cgroup;
-	bool no_cgroup;
 	/* The program may not exec anything once it runs (execve and execveat
 	 * are violations; its own start is the sandbox's exec).  Other judges
 	 * ban execve after the first, too. */

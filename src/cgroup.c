@@ -144,7 +144,7 @@ int sl_cgroup_create(struct sl_cgroup *cg, const struct sandlock_policy *p,
 		     char *why, size_t whylen)
 {
 	char parent[4096];
-	if (p->cgroup)
+	if (strcmp(p->cgroup, "auto"))
 		snprintf(parent, sizeof(parent), "%s", p->cgroup);
 	else if (sl_cgroup_self(parent, sizeof(parent), why, whylen) != 0)
 		return -1;

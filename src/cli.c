@@ -22,10 +22,10 @@ const char sl_cli_usage[] =
 "  --stack MB           stack size (default 8)\n"
 "  --timeout SEC        wall clock, fractions allowed (default: none)\n"
 "  --max-output BYTES   cap on stdout+stderr (default: none)\n"
-"  --cgroup DIR|off     count --cpu/--mem in a cgroup v2 of the run's own,\n"
-"                       made under DIR (delegated to this user); off: never\n"
-"                       (default, for a run that may fork: under our own\n"
-"                       cgroup where we may write)\n"
+"  --cgroup DIR|auto|off  count --cpu/--mem in a cgroup v2 of the run's\n"
+"                       own, made under DIR (delegated to this user), or\n"
+"                       auto: under our own where we may write, for a run\n"
+"                       that may fork (default: off, the supervisor samples)\n"
 "Security:\n"
 "  --no-network         no socket can be created or used\n"
 "  --no-fork            no new processes (threads still work)\n"
@@ -261,14 +261,11 @@ int sl_cli_parse(int argc, char **argv, struct sl_cli *cli, char *err, size_t er
 				     1ull << 22);
 			break;
 		case O_CGROUP:
-			if (!strcmp(a, "off")) {
-				p->no_cgroup = true;
+			if (!strcmp(a, "off"))
 				sandlock_policy_set_str(&p->cgroup, NULL);
-			} else if (a[0] != '/' || sandlock_policy_set_str(&p->cgroup, a) != 0) {
-				FAIL("invalid value for --cgroup: '%s' (an absolute path, or off)", a);
-			} else {
-				p->no_cgroup = false;
-			}
+			else if ((a[0] != '/' && strcmp(a, "auto")) ||
+				 sandlock_policy_set_str(&p->cgroup, a) != 0)
+				FAIL("invalid value for --cgroup: '%s' (an absolute path, auto or off)", a);
 			break;
 		case O_TIMEOUT:
 			if (sl_parse_seconds_ms(a, &p->timeout_ms) != 0)

@@ -376,10 +376,10 @@ void sandlock_print_features(const struct sandlock_features *f, int fd)
 	char dir[4096], why[512];
 	bool memory;
 	if (sl_cgroup_describe(dir, sizeof(dir), &memory, why, sizeof(why)))
-		dprintf(fd, "(accounting, not a layer) cgroup under %s (CPU%s)\n",
+		dprintf(fd, "(accounting, not a layer) --cgroup auto: under %s (CPU%s)\n",
 			dir, memory ? " and memory" : "; memory sampled: its controller is not delegated there");
 	else
-		dprintf(fd, "(accounting, not a layer) supervisor: no cgroup of ours (%s)\n", why);
+		dprintf(fd, "(accounting, not a layer) --cgroup auto: the supervisor samples: no cgroup of ours (%s)\n", why);
 }
 
 static void json_str(int fd, const char *s)

@@ -128,12 +128,8 @@ int sandlock_policy_validate(const struct sandlock_policy *p, char *err, size_t 
 		snprintf(err, len, "unknown layer in require");
 		return SANDLOCK_EINVAL;
 	}
-	if (p->cgroup && (p->cgroup[0] != '/' || p->no_cgroup)) {
-		if (p->no_cgroup)
-			snprintf(err, len, "a cgroup directory given with no_cgroup");
-		else
-			snprintf(err, len, "the cgroup directory must be an absolute path: %s",
-				 p->cgroup);
+	if (p->cgroup && p->cgroup[0] != '/' && strcmp(p->cgroup, "auto")) {
+		snprintf(err, len, "the cgroup must be an absolute path or \"auto\": %s", p->cgroup);
 		return SANDLOCK_EINVAL;
 	}
 	for (size_t i = 0; i < p->env.n; i++)

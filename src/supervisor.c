@@ -453,25 +453,26 @@ static pid_t spawn_with_fallbacks(struct sl_run *run, const struct sandlock_feat
 	return -1;
 }
 
-/* The run's own cgroup, when it has limits to count: under the one the
- * caller named (which must work, unless best effort), or under our own
- * where we may (else the supervisor counts, as on most hosts).  Unasked,
- * only for a run that may fork: one process's clock and memory are all
- * a --no-fork run has, and the samples read them exactly. */
+/* The run's own cgroup, when asked for and it has limits to count: under
+ * the directory the caller named (which must work, unless best effort), or
+ * ("auto") under our own where we may (else the supervisor counts, as on
+ * most hosts), then only for a run that may fork: one process's clock and
+ * memory are all a --no-fork run has, and the samples read them exactly. */
 static int cgroup_prepare(const struct sandlock_policy *p, struct sl_run *run, char *why,
 			  size_t whylen, struct sandlock_result *res)
 {
-	if (p->no_cgroup || !(p->cpu_ms || p->mem_mb) || (p->no_fork && !p->cgroup))
+	bool automatic = p->cgroup && !strcmp(p->cgroup, "auto");
+	if (!p->cgroup || !(p->cpu_ms || p->mem_mb) || (p->no_fork && automatic))
 		return 0;
 	if (sl_cgroup_create(&run->cg, p, why, whylen) == 0)
 		return 0;
 	sl_cgroup_remove(&run->cg);
-	if (p->cgroup && !p->best_effort) {
+	if (!automatic && !p->best_effort) {
 		sl_seterr(res, "cgroup: %s (--cgroup needs a cgroup v2 directory this user "
-			       "may write; without --cgroup the supervisor counts)", why);
+			       "may write; --cgroup auto or off leaves it to the supervisor)", why);
 		return SANDLOCK_ESETUP;
 	}
-	if (!p->cgroup)
+	if (automatic)
 		why[0] = 0;
 	return 0;
 }
@@ -767,7 +768,7 @@ int sandlock_run(const struct sandlock_policy *p, char *const argv[],
 		res->layers |= SANDLOCK_LAYER_WATCHDOG;
 	struct missing miss = { .n = 0 };
 	note_missing(&miss, &f, res->layers, run.ns_dropped, run.ns_errno);
-	if (run.cg.ok && !run.cg.joined && p->cgroup)
+	if (run.cg.ok && !run.cg.joined && strcmp(p->cgroup, "auto"))
 		snprintf(cg_why, sizeof(cg_why), "the program could not join it");
 	if (cg_why[0])
 		missing_add(&miss, "cgroup", cg_why);

@@ -61,6 +61,7 @@ bad "unknown flag" $S --frobnicate -- $RUN
 bad "garbage number" $S --cpu five -- $RUN
 bad "negative number" $S --mem -1 -- $RUN
 bad "a relative --cgroup" $S --cgroup some/dir -- $RUN
+if $S --cgroup off --cpu 1 -- /bin/true; then pass "--cgroup off runs"; else fail "--cgroup off"; fi
 bad "overflow" $S --nofile 99999999999999999999999 -- $RUN
 bad "bad timeout" $S --timeout 1.2.3 -- $RUN
 bad "missing command" $S --no-fork --
@@ -331,14 +332,14 @@ if [ "$cpu" -ge 300 ] && [ "$cpu" -le 450 ]; then pass "--cpu 0.3 stops at $cpu 
 # and no rusage keeps their CPU, so the supervisor's samples miss it (the
 # bare proof: with --cgroup off it runs to the end, "ok"); a cgroup counts
 # every process that was ever in it.
-whole "CPU of children the kernel reaped, --cgroup off (sampled: not seen)" ok 100 100 \
-	--cgroup off --cpu 1 --nproc 20 -- "$P/tree" reaped 100 20
-expect_json "--cgroup off: the supervisor counts" "$WORK/w.json" accounting supervisor
+whole "CPU of children the kernel reaped, without --cgroup (sampled: not seen)" ok 100 100 \
+	--cpu 1 --nproc 20 -- "$P/tree" reaped 100 20
+expect_json "without --cgroup: the supervisor counts" "$WORK/w.json" accounting supervisor
 if CG=$("$(dirname "$0")/own-cgroup2.sh" 2>"$WORK/cg.why"); then
 	want=cgroup_cpu
 	grep -qw memory "$CG/cgroup.subtree_control" 2>/dev/null && want=cgroup
 	whole "CPU of children the kernel reaped, in the run's cgroup" cpu_limit 60 100 \
-		--cpu 1 --nproc 20 -- "$P/tree" reaped 100 20
+		--cgroup auto --cpu 1 --nproc 20 -- "$P/tree" reaped 100 20
 	expect_json "accounting from the run's cgroup ($want: under $CG)" "$WORK/w.json" accounting $want
 	cpu=$(json "$WORK/w.json" cpu_ms)
 	if [ "$cpu" -ge 1000 ] && [ "$cpu" -le 1100 ]; then pass "cgroup: stopped at $cpu ms of CPU for --cpu 1"
@@ -346,13 +347,13 @@ if CG=$("$(dirname "$0")/own-cgroup2.sh" 2>"$WORK/cg.why"); then
 	left=$(find "$CG" -maxdepth 1 -name 'sandlock-*' | wc -l)
 	if [ "$left" = 0 ]; then pass "cgroup: the run's directory is removed"; else fail "cgroup: $left sandlock-* left in $CG"; fi
 	# a supervisor killed with SIGKILL leaves its directory: the next run removes it
-	$S --cpu 30 -- /bin/sleep 30 >/dev/null 2>&1 &
+	$S --cgroup auto --cpu 30 -- /bin/sleep 30 >/dev/null 2>&1 &
 	spid=$!
 	for i in $(seq 100); do [ -n "$(find "$CG" -maxdepth 1 -name "sandlock-$spid-*")" ] && break; sleep 0.05; done
 	kill -9 $spid; wait $spid 2>/dev/null
 	sleep 0.3
 	had=$(find "$CG" -maxdepth 1 -name "sandlock-$spid-*" | wc -l)
-	$S --cpu 1 -- /bin/true
+	$S --cgroup auto --cpu 1 -- /bin/true
 	now=$(find "$CG" -maxdepth 1 -name "sandlock-$spid-*" | wc -l)
 	if [ "$had" = 1 ] && [ "$now" = 0 ]; then pass "cgroup of a SIGKILLed supervisor: removed by the next run"
 	else fail "cgroup of a SIGKILLed supervisor: $had before the next run, $now after"; fi
@@ -362,7 +363,7 @@ if CG=$("$(dirname "$0")/own-cgroup2.sh" 2>"$WORK/cg.why"); then
 		D=$CG/sandlock-test-delegated.$$
 		mkdir -p "$D/leaf" && chown -R sandlock-test "$D"
 		mkdir -p "$WORK/dtree" && chmod 777 "$WORK/dtree"
-		for mode in "--cgroup $D" ""; do
+		for mode in "--cgroup $D" "--cgroup auto"; do
 			rm -f "$WORK/dtree"/* "$WORK/d.json"
 			sh -c "echo \$\$ >'$D/leaf/cgroup.procs' && exec runuser -u sandlock-test -- \
 				$S --report /dev/stdout $mode --cpu 1 --nproc 20 -- '$P/tree' reaped 100 20 '$WORK/dtree'" \
@@ -370,13 +371,13 @@ if CG=$("$(dirname "$0")/own-cgroup2.sh" 2>"$WORK/cg.why"); then
 			got="$(json "$WORK/d.json" verdict)/$(json "$WORK/d.json" accounting)"
 			m=$(ls "$WORK/dtree" | wc -l)
 			if [ "$got" = "cpu_limit/$want" ] && [ "$m" -le 60 ]; then
-				pass "cgroup delegated to an ordinary user (${mode:-its own}): $got, $m of 100 children"
-			else fail "cgroup delegated to an ordinary user (${mode:-its own}): $got, $m children; $(head -c 300 "$WORK/d.err")"; fi
+				pass "cgroup delegated to an ordinary user ($mode): $got, $m of 100 children"
+			else fail "cgroup delegated to an ordinary user ($mode): $got, $m children; $(head -c 300 "$WORK/d.err")"; fi
 		done
 		rmdir "$D/leaf" "$D" 2>/dev/null || fail "cgroup: $D could not be removed (left: $(ls "$D"))"
 	fi
 	if [ $want = cgroup ]; then
-		verdict "memory limit in the run's cgroup" memory_limit "1|137" --mem 64 -- "$P/alloc" 100
+		verdict "memory limit in the run's cgroup" memory_limit "1|137" --cgroup auto --mem 64 -- "$P/alloc" 100
 		expect_json "memory counted by the run's cgroup" "$WORK/r.json" accounting cgroup
 	else skip "memory.max of the run's cgroup: the memory controller is not delegated to $CG (on a host with hybrid cgroups memory is a v1 hierarchy)"; fi
 else skip "the run's own cgroup: $(cat "$WORK/cg.why")"; fi

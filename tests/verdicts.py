@@ -169,7 +169,8 @@ cpu_row("8 processes over --cpu 1", ["--cpu", "1", "--nproc", "20"],
 cpu_row("0.3 s of CPU under --cpu 1", ["--cpu", "1"], [os.path.join(PROGS, "busy"), "300"],
         1000, "ok")
 # children the kernel reaps itself: only a cgroup counts them
-p, r = run(["--cpu", "1", "--nproc", "20"], [os.path.join(PROGS, "tree"), "reaped", "100", "20", WORK])
+p, r = run(["--cgroup", "auto", "--cpu", "1", "--nproc", "20"],
+           [os.path.join(PROGS, "tree"), "reaped", "100", "20", WORK])
 if r.get("accounting", "").startswith("cgroup"):
     result(r.get("verdict") == "cpu_limit", "100 children reaped by the kernel over --cpu 1 (cgroup): cpu_limit",
            f"verdict {r.get('verdict')} cpu_ms {r.get('cpu_ms')}")

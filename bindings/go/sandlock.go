@@ -76,8 +76,8 @@ type Policy struct {
 	DiskMB int
 	// Cgroup is --cgroup: a cgroup v2 directory delegated to this user,
 	// under which each run's own cgroup counts its CPU (and memory);
-	// "off": never; "": the default (the cgroup the sandbox is in, where
-	// it may write).
+	// "auto": under the cgroup the sandbox is in, where it may write;
+	// "" or "off": none (the supervisor samples).
 	Cgroup  string
 	Nofile  int // --nofile
 	Nproc   int // --nproc
@@ -362,8 +362,8 @@ func (p Policy) Args(argv []string) ([]string, error) {
 		args = append(args, "--disk", strconv.Itoa(p.DiskMB))
 	}
 	if p.Cgroup != "" {
-		if p.Cgroup != "off" && !strings.HasPrefix(p.Cgroup, "/") {
-			return nil, newErr(ErrInvalidPolicy, nil, "Cgroup must be an absolute path or \"off\"")
+		if p.Cgroup != "off" && p.Cgroup != "auto" && !strings.HasPrefix(p.Cgroup, "/") {
+			return nil, newErr(ErrInvalidPolicy, nil, "Cgroup must be an absolute path, \"auto\" or \"off\"")
 		}
 		args = append(args, "--cgroup", p.Cgroup)
 	}

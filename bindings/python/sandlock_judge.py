@@ -139,7 +139,8 @@ class Policy:
     #: --disk: the private /tmp, /dev/shm and scratch directory as one tmpfs of this many MB
     disk_mb: Optional[int] = None
     #: --cgroup: a cgroup v2 directory delegated to this user, under which each
-    #: run's own cgroup counts its CPU (and memory); "off": never; None: default
+    #: run's own cgroup counts its CPU (and memory); "auto": under our own
+    #: cgroup where we may write; None or "off": none (the supervisor samples)
     cgroup: Optional[PathLike] = None
     nofile: Optional[int] = None  #: --nofile
     nproc: Optional[int] = None  #: --nproc
@@ -214,8 +215,8 @@ class Policy:
             out += ["--disk", str(self.disk_mb)]
         if self.cgroup is not None:
             cg = os.fspath(self.cgroup)
-            if cg != "off" and not os.path.isabs(cg):
-                raise PolicyError(f"--cgroup: {cg!r} is not an absolute path or 'off'")
+            if cg not in ("off", "auto") and not os.path.isabs(cg):
+                raise PolicyError(f"--cgroup: {cg!r} is not an absolute path, 'auto' or 'off'")
             out += ["--cgroup", cg]
         for opt, v in (("--mem", self.mem_mb),
                        ("--fsize", self.fsize_mb), ("--nofile", self.nofile),

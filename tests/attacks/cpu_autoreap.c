@@ -1,5 +1,5 @@
 // attack: cpu_autoreap
-// flags: --no-network --clean-env --cpu 1 --mem 256 --nproc 20 --timeout 8
+// flags: --cgroup auto --no-network --clean-env --cpu 1 --mem 256 --nproc 20 --timeout 8
 // needs: cgroup2
 // bare-timeout: 4
 // timeout: 14

@@ -142,7 +142,7 @@ struct sandlock_policy {
 	uint64_t disk_mb;       /* what the run may store in its own file system:
 				 * the private /tmp, /dev/shm and, with
 				 * isolate_tmp, its scratch directory are one
-				 * tmpfs of this size (0: as large as mem_mb);
+				 * tmpfs of this size (0: twice mem_mb);
 				 * needs a mount namespace */
 	uint64_t nofile;        /* RLIMIT_NOFILE (100) */
 	uint64_t nproc;         /* RLIMIT_NPROC (10), counted per user by the kernel */

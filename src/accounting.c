@@ -42,6 +42,7 @@
 #include "internal.h"
 
 #include <dirent.h>
+#include <linux/magic.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -154,20 +155,41 @@ static uint64_t share_kb(pid_t pid)
 
 /* What the files in the run's own tmpfs take (they are RAM), in kB: seen
  * through the root of one of its processes (an unprivileged supervisor may
- * not look through the init's, which is not dumpable: the program's then). */
+ * not look through the init's, which is not dumpable: the program's then).
+ * Once the run's own mount is there (another device than ours) it is held
+ * open, so that what is left in it is still seen when the run is over. */
+static uint64_t used_kb(const struct statfs *st)
+{
+	if (st->f_blocks < st->f_bfree)
+		return 0;
+	return (uint64_t)(st->f_blocks - st->f_bfree) * (uint64_t)st->f_bsize / 1024;
+}
+
 static uint64_t tmpfs_kb(struct sl_acct *a, const pid_t *pids, int n)
 {
 	if (!a->tmpfs_dir)
 		return 0;
 	struct statfs st;
+	if (a->tmpfs_fd >= 0)
+		return fstatfs(a->tmpfs_fd, &st) == 0 ? used_kb(&st) : 0;
 	for (int i = -1; i < n; i++) {
 		pid_t pid = i < 0 ? a->tmpfs_pid : pids[i];
 		char path[64];
 		snprintf(path, sizeof(path), "/proc/%d/root/%s", (int)pid, a->tmpfs_dir);
-		if (pid > 0 && statfs(path, &st) == 0 && st.f_blocks >= st.f_bfree) {
+		int fd = pid > 0 ? open(path, O_PATH | O_DIRECTORY | O_CLOEXEC) : -1;
+		struct stat sb;
+		if (fd < 0)
+			continue;
+		if (fstatfs(fd, &st) == 0 && fstat(fd, &sb) == 0) {
 			a->tmpfs_pid = pid;
-			return (uint64_t)(st.f_blocks - st.f_bfree) * (uint64_t)st.f_bsize / 1024;
+			if (sb.st_dev != a->host_tmpfs_dev && st.f_type == TMPFS_MAGIC) {
+				a->tmpfs_fd = fd; /* the run's own, mounted */
+				return used_kb(&st);
+			}
+			close(fd);
+			return 0; /* not mounted yet: ours */
 		}
+		close(fd);
 	}
 	return 0;
 }
@@ -295,8 +317,14 @@ void sl_acct_start(struct sl_acct *a, const struct sandlock_policy *p, pid_t ses
 	/* the run's /tmp, which holds its /dev/shm too (namespaces.c), seen
 	 * through its first process's root */
 	struct stat st;
-	if (private_tmpfs)
+	a->tmpfs_fd = -1;
+	if (private_tmpfs) {
 		a->tmpfs_dir = stat("/tmp", &st) == 0 ? "tmp" : "dev/shm";
+		if (a->tmpfs_dir[0] == 'd' && stat("/dev/shm", &st) != 0)
+			a->tmpfs_dir = NULL;
+		else
+			a->host_tmpfs_dev = st.st_dev;
+	}
 	a->tmpfs_pid = session;
 	a->session = session;
 	a->in_pidns = in_pidns;
@@ -418,6 +446,18 @@ void sl_acct_finish(struct sl_acct *a, struct sandlock_result *res)
 		sl_cgroup_mem_kb(a->cg);
 		if (a->cg->oom)
 			a->over_mem = true;
+	}
+	if (a->tmpfs_fd >= 0) {
+		/* Files the run left in its tmpfs are RAM it held as it
+		 * ended, also when that was before the next sample */
+		struct statfs st;
+		uint64_t left = fstatfs(a->tmpfs_fd, &st) == 0 ? used_kb(&st) : 0;
+		if (left > a->peak_kb)
+			a->peak_kb = left;
+		if (a->mem_limit_kb && left > a->mem_limit_kb)
+			a->over_mem = true;
+		close(a->tmpfs_fd);
+		a->tmpfs_fd = -1;
 	}
 	res->supervisor_cpu_us = now_us(CLOCK_THREAD_CPUTIME_ID) - a->self_start_us;
 	/* the kernel's figures of reaped processes are exact; samples see

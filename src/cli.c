@@ -16,7 +16,7 @@ const char sl_cli_usage[] =
 "  --mem MB             memory the whole run holds at once (default 256)\n"
 "  --fsize MB           largest file the program may write (default 10)\n"
 "  --disk MB            what the run may store in its private /tmp, /dev/shm\n"
-"                       and scratch directory, together (default: --mem)\n"
+"                       and scratch directory, together (default: 2 x --mem)\n"
 "  --nofile N           open files (default 100)\n"
 "  --nproc N            processes and threads of the user (default 10)\n"
 "  --stack MB           stack size (default 8)\n"

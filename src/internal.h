@@ -307,6 +307,8 @@ struct sl_acct {
 	bool cg_alone;           /* the program cannot leave it: no walks */
 	bool need_walk;          /* /proc must still be read */
 	pid_t tmpfs_pid;         /* whose root showed it last */
+	int tmpfs_fd;            /* the run's tmpfs, held once seen: -1 not yet */
+	dev_t host_tmpfs_dev;    /* what our own path shows: not the run's */
 };
 void sl_acct_start(struct sl_acct *a, const struct sandlock_policy *p, pid_t session,
 		   bool in_pidns, bool private_tmpfs, struct sl_cgroup *cg, bool cg_alone);

@@ -356,10 +356,14 @@ SL_CHILD int sl_namespaces_apply(const struct sl_run *run)
 		/* One tmpfs holds all the run stores in files (its /tmp, its
 		 * /dev/shm, with --disk its scratch directory), under one size
 		 * and a number of files that bounds the kernel memory their
-		 * inodes take: RAM that the supervisor counts against --mem. */
+		 * inodes take: RAM that the supervisor counts against --mem.
+		 * Without --disk it is twice --mem: a program that fills it
+		 * passes --mem and is stopped as memory_limit, where a tmpfs
+		 * of --mem would fail its write at the limit, before the next
+		 * sample, and the verdict would be the program's own. */
 		char opts[96];
 		uint64_t size = run->p->disk_mb ? run->p->disk_mb
-				: run->p->mem_mb ? run->p->mem_mb : 256;
+				: run->p->mem_mb ? 2 * run->p->mem_mb : 256;
 		uint64_t inodes = size * 64 < 4096 ? 4096 : size * 64;
 		snprintf(opts, sizeof(opts), "mode=1777,size=%llum,nr_inodes=%llu",
 			 (unsigned long long)size, (unsigned long long)inodes);

@@ -129,6 +129,10 @@ static void judge(const struct sandlock_policy *p, struct sandlock_result *r, in
 		r->status = 128 + SIGXCPU; /* whatever killed it */
 	} else if (e->over_mem || (e->exec_too_big && r->signal)) {
 		r->verdict = SANDLOCK_MEMORY_LIMIT;
+		/* seen as it ended (files left in its tmpfs, an OOM kill of
+		 * one of its processes): not a success to a caller's shell */
+		if (r->status == 0)
+			r->status = 128 + SIGKILL;
 	} else if ((r->signal == SIGXFSZ || e->over_fsize) && p->fsize_mb) {
 		r->verdict = SANDLOCK_FILE_SIZE_LIMIT;
 		r->status = 128 + SIGXFSZ; /* whatever killed it */

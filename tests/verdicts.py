@@ -196,6 +196,16 @@ else:
            r.get("limits", {}).get("disk_mb") == 16,
            "64 MB into /tmp under --disk 16: ENOSPC, the program's own verdict (runtime_error)",
            f"{r.get('verdict')} {p.stdout[:80]!r} missing {r.get('missing')}")
+# a file past --mem left in the run's /tmp as it ends, at once: what the
+# run held then counts, whether a sample saw it or not
+p, r = run(["--unshare", "on", "--fsize", "0", "--mem", "64", "--nproc", "20"],
+           ["/bin/dd", "if=/dev/zero", "of=/tmp/left", "bs=1M", "count=100", "status=none"])
+if r.get("verdict") == "setup_failed" and p.returncode == 125:
+    result(None, "a file past --mem left in the run's /tmp", "no mount namespace here")
+else:
+    result(r.get("verdict") == "memory_limit" and (r.get("peak_kb") or 0) > 64 * 1024,
+           "100 MB left in the run's /tmp under --mem 64: memory_limit",
+           f"{r.get('verdict')} peak_kb {r.get('peak_kb')} status {p.returncode} {p.stderr[:120]!r}")
 p, r = run(["--max-output", "1000"], [os.path.join(PROGS, "spew"), "1000000"])
 result(r.get("verdict") == "output_limit" and p.returncode == 153 and len(p.stdout) == 1000,
        "1 MB of output under --max-output 1000: output_limit, exactly 1000 bytes",

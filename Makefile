@@ -11,7 +11,7 @@ PKG_CONFIG ?= pkg-config
 SECCOMP_CFLAGS := $(shell $(PKG_CONFIG) --cflags libseccomp 2>/dev/null)
 SECCOMP_LIBS := $(shell $(PKG_CONFIG) --libs libseccomp 2>/dev/null)
 
-LIB_SRC := policy.c rlimits.c accounting.c cgroup.c elf.c environ.c privileges.c seccomp.c landlock.c \
+LIB_SRC := policy.c options.c profiles.c rlimits.c accounting.c cgroup.c elf.c environ.c privileges.c seccomp.c landlock.c \
 	   namespaces.c scratch.c spawn.c supervisor.c report.c features.c \
 	   lifeline.c uidpool.c relay.c
 LIB_OBJ := $(addprefix $(BUILD)/,$(LIB_SRC:.c=.o)) $(BUILD)/seccomp_filters.o

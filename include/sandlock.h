@@ -220,6 +220,33 @@ SANDLOCK_API int sandlock_policy_set_str(char **field, const char *value);
 /* Check a policy; on error writes one line into err (errlen bytes). */
 SANDLOCK_API int sandlock_policy_validate(const struct sandlock_policy *p, char *err, size_t errlen);
 
+/*
+ * Options by name: a long option of sandlock(1) that shapes a run, without
+ * its dashes, with its value as the command line takes it (NULL for a
+ * flag): ("mem", "256"), ("cpu", "0.5"), ("no-network", NULL),
+ * ("ro", "/data").  Checked as the command line checks it; 0, or
+ * SANDLOCK_EINVAL with one line in err.  Lists (env, ro, rw, ...) add.
+ *
+ * In --ro and --rw (and ro, rw here) the path "@workdir" is the program's
+ * working directory: the workdir field, or the caller's.
+ */
+SANDLOCK_API int sandlock_policy_set(struct sandlock_policy *p, const char *name,
+				     const char *value, char *err, size_t errlen);
+
+/*
+ * Language profiles (sandlock(1), PROFILES): a judge's settings for one
+ * language, for its compile step or its run step ("compile" or "run";
+ * NULL is "run").  profile is a built-in name (c, cpp, go, java, node,
+ * python) or a file of the same format, named by a path with a '/'.  The
+ * profile's options are applied on top of what p holds: apply it first,
+ * then set what differs.  0, or SANDLOCK_EINVAL with one line in err.
+ */
+SANDLOCK_API int sandlock_policy_apply_profile(struct sandlock_policy *p, const char *profile,
+					       const char *step, char *err, size_t errlen);
+/* The text of a built-in profile, or NULL; the built-in names, listed. */
+SANDLOCK_API const char *sandlock_profile_text(const char *name);
+SANDLOCK_API const char *sandlock_profile_names(void);
+
 /* How the whole run's CPU and memory were counted (--cpu, --mem). */
 enum sandlock_accounting {
 	SANDLOCK_ACCOUNTING_NONE,       /* no limit, or /proc unreadable: per-process rlimits only */

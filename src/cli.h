@@ -3,7 +3,8 @@
 #define SANDLOCK_CLI_H
 #include "sandlock.h"
 
-enum sl_cli_action { SL_CLI_RUN, SL_CLI_HELP, SL_CLI_VERSION, SL_CLI_FEATURES };
+enum sl_cli_action { SL_CLI_RUN, SL_CLI_HELP, SL_CLI_VERSION, SL_CLI_FEATURES,
+		     SL_CLI_SHOW_PROFILE };
 
 struct sl_cli {
 	struct sandlock_policy policy;
@@ -13,11 +14,13 @@ struct sl_cli {
 	int report_fd;          /* --report-fd N, -1 if none */
 	bool json;              /* --features --json */
 	bool quiet;             /* -q: a failed setup is told by the report alone */
+	const char *show_profile; /* --show-profile NAME */
 };
 
 /* Parse; returns 0, or -1 with one line in err (exit status 125). */
 int sl_cli_parse(int argc, char **argv, struct sl_cli *cli, char *err, size_t errlen);
 void sl_cli_release(struct sl_cli *cli);
+/* options.c */
 int sl_parse_u64(const char *s, uint64_t max, uint64_t *out);
 int sl_parse_seconds_ms(const char *s, uint64_t *ms);
 extern const char sl_cli_usage[];

@@ -316,6 +316,17 @@ int sl_acct_timeout_ms(const struct sl_acct *a); /* until the next sample, -1 no
 bool sl_acct_sample(struct sl_acct *a, bool force); /* true: a limit is passed */
 void sl_acct_finish(struct sl_acct *a, struct sandlock_result *res);
 
+/* options.c: the policy options of sandlock(1) by name */
+struct sl_policy_option {
+	const char *name;
+	bool value;      /* takes a value */
+	bool in_profile; /* may be set by a profile */
+};
+extern const struct sl_policy_option sl_policy_options[];
+const struct sl_policy_option *sl_policy_option(const char *name);
+int sl_parse_u64(const char *s, uint64_t max, uint64_t *out);
+int sl_parse_seconds_ms(const char *s, uint64_t *ms);
+
 /* environ.c */
 char **sl_environ_build(const struct sandlock_policy *p, const char *tmpdir,
 			const char *workdir_tmp);

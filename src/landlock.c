@@ -299,7 +299,12 @@ int sl_landlock_prepare(struct sl_run *run, const struct sandlock_features *f,
 	bool hide = run->hide_scratch && !want_fs && run->tmp_dir;
 	run->landlock_fd = -1;
 	bool terminals = !want_fs && abi >= 1 && terminals_reachable(run);
-	if ((want_fs || (p->require & SANDLOCK_LAYER_LANDLOCK)) && abi < 1) {
+	/* --landlock where the host has none: 125, unless the caller takes a
+	 * weaker run (--best-effort), which goes on and names it missing;
+	 * --require landlock and --strict still fail closed */
+	bool must = (p->require & SANDLOCK_LAYER_LANDLOCK) || p->strict ||
+		    (want_fs && !p->best_effort);
+	if (must && abi < 1) {
 		int i = 4; /* SANDLOCK_LAYER_LANDLOCK's bit */
 		sl_seterr(res, "%s: landlock is %s on this host (%s); %s",
 			  want_fs ? "--landlock" : "required layer landlock",
@@ -347,12 +352,24 @@ int sl_landlock_prepare(struct sl_run *run, const struct sandlock_features *f,
 		bool defaults = !p->ro.n && !p->rw.n;
 		int r = 0;
 		const char *bad = NULL;
-		for (size_t i = 0; i < p->ro.n && !r; i++)
-			if ((r = add_path(run, fd, p->ro.v[i], FS_RO, h, true)))
-				bad = p->ro.v[i];
-		for (size_t i = 0; i < p->rw.n && !r; i++)
-			if ((r = add_path(run, fd, p->rw.v[i], h, h, true)))
-				bad = p->rw.v[i];
+		for (size_t i = 0; i < p->ro.n + p->rw.n && !r; i++) {
+			bool ro = i < p->ro.n;
+			const char *path = ro ? p->ro.v[i] : p->rw.v[i - p->ro.n];
+			/* "@workdir": the program's, whatever the caller named it */
+			if (!strcmp(path, "@workdir")) {
+				path = p->workdir ? p->workdir : ".";
+				char real[4096];
+				if (!ro && realpath(path, real) && !strcmp(real, "/")) {
+					sl_seterr(res, "--rw @workdir: the working directory is /, which "
+						       "would allow writing everywhere; give the program "
+						       "one with --workdir DIR");
+					close(fd);
+					return SANDLOCK_EINVAL;
+				}
+			}
+			if ((r = add_path(run, fd, path, ro ? FS_RO : h, h, true)))
+				bad = path;
+		}
 		if (defaults) {
 			for (const char *const *d = default_ro; *d && !r; d++)
 				if (d == default_ro || !under_usr(*d))

@@ -48,6 +48,10 @@ int main(int argc, char **argv)
 		sl_cli_release(&cli);
 		return 0;
 	}
+	case SL_CLI_SHOW_PROFILE:
+		fputs(sandlock_profile_text(cli.show_profile), stdout);
+		sl_cli_release(&cli);
+		return 0;
 	case SL_CLI_RUN:
 		break;
 	}

@@ -11,7 +11,7 @@
 # "full", which is the rest of the suite).  SANDLOCK_HOSTS_ATTACKS: hosts that
 # also run the whole attack suite (default below); the others run the honest
 # workloads only.  SANDLOCK_HOSTS_VERDICTS: hosts that run the verdict matrix
-# (tests/verdicts.py, default below).  As root, the contract and the honest workloads run again
+# (tests/verdicts.py, default below) and the language profiles (tests/profiles.py).  As root, the contract and the honest workloads run again
 # as the ordinary user SANDLOCK_TEST_USER (default sandlock-test) if it exists.
 # Last line: "hosts: P passed, F failed, S skipped".
 set -u
@@ -74,6 +74,8 @@ for h in $HOSTS; do
 	fi
 	if [[ " $VERDICT_HOSTS " == *" $h "* ]]; then
 		part "$h, verdicts, $(id -un)" "${envs[@]}" "$SIM" "$h" -- /usr/bin/python3 "$HERE/verdicts.py"
+		# language profiles: Landlock's paths, or 125 (--best-effort: run, named)
+		part "$h, profiles, $(id -un)" "${envs[@]}" "$SIM" "$h" -- /usr/bin/python3 "$HERE/profiles.py"
 		[ ${#as_user[@]} -gt 0 ] &&
 			part "$h, verdicts, $TEST_USER" "${as_user[@]}" "${envs[@]}" "$SIM" "$h" -- \
 				/usr/bin/python3 "$HERE/verdicts.py"

@@ -87,6 +87,7 @@ suites() { # AS-USER-PREFIX...
 	local env="SANDLOCK=$STAGE/bin/sandlock PROGS=$STAGE/progs"
 	run_suite "core ($1)" "${@:2}" env $env "$STAGE/tests/core.sh"
 	run_suite "verdicts ($1)" "${@:2}" env $env /usr/bin/python3 "$STAGE/tests/verdicts.py"
+	run_suite "profiles ($1)" "${@:2}" env $env /usr/bin/python3 "$STAGE/tests/profiles.py"
 	[ -x "$STAGE/tests/isolation.sh" ] &&
 		run_suite "isolation ($1)" "${@:2}" env $env "$STAGE/tests/isolation.sh"
 	[ -x "$STAGE/tests/attacks/run.sh" ] &&

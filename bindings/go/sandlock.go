@@ -118,6 +118,11 @@ type Policy struct {
 	IsolateTmp bool     // --isolate-tmp
 	Unshare    string   // --unshare auto|on|off ("": the CLI default)
 	Strict     bool     // --strict
+	// Profile is --profile NAME[:STEP]: a language's judge settings
+	// (c, cpp, go, java, node, python, or a profile file's path with a
+	// '/'), for its "compile" or "run" step; the other fields change what
+	// it sets. "": none.
+	Profile string
 	BestEffort bool     // --best-effort: run with what a restricted host offers, reported
 	Require    []string // --require LAYER,... (run fails with 125 if absent)
 	Verbose    bool     // -v: sandbox diagnostics on stderr
@@ -431,6 +436,7 @@ func (p Policy) Args(argv []string) ([]string, error) {
 	flag(p.IsolateTmp, "--isolate-tmp")
 	opt("--unshare", p.Unshare)
 	flag(p.Strict, "--strict")
+	opt("--profile", p.Profile)
 	flag(p.BestEffort, "--best-effort")
 	if len(p.Require) > 0 {
 		for _, r := range p.Require {

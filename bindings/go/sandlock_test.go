@@ -138,6 +138,25 @@ func TestBlockedFork(t *testing.T) {
 	}
 }
 
+func TestProfile(t *testing.T) {
+	// the python profile's run step: its limits, Landlock, no process
+	res, err := run(t, Policy{Profile: "python"}, "/usr/bin/python3", "-c", "import os; os.fork()")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Verdict != VerdictSyscallBlocked || res.Limits.CPUSeconds != 2 || !res.Layers["landlock"] {
+		t.Fatalf("got %s", show(res))
+	}
+	// the policy's own fields change what the profile set
+	res, err = run(t, Policy{Profile: "python", CPU: 1}, "/usr/bin/python3", "-c", "pass")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Verdict != VerdictOK || res.Limits.CPUSeconds != 1 {
+		t.Fatalf("got %s", show(res))
+	}
+}
+
 func TestBlockedForkErrno(t *testing.T) {
 	// With --violation errno the call fails instead, and Python raises.
 	res, err := run(t, Policy{NoFork: true, Violation: "errno"}, "/usr/bin/python3", "-c",
@@ -513,7 +532,7 @@ func TestArgs(t *testing.T) {
 		NoNetwork: true, NoFork: true, CleanEnv: true, Env: []string{"A=1"}, KeepEnv: []string{"EVAL_*"},
 		Workdir: "/w", Landlock: true, RO: []string{"/r"}, RW: []string{"/rw"}, IsolateTmp: true,
 		Unshare: "off", Strict: true, Require: []string{"seccomp", "landlock"},
-		NoJIT: true, NoExec: true, BestEffort: true, UIDPool: "60000-60099",
+		NoJIT: true, NoExec: true, BestEffort: true, UIDPool: "60000-60099", Profile: "c:compile",
 		StdinFile: "in", StdoutFile: "out", StderrFile: "err",
 	}
 	got, err := p.Args([]string{"python3", "-c", "x"})
@@ -522,7 +541,7 @@ func TestArgs(t *testing.T) {
 	}
 	want := strings.Fields("--report-fd 3 -q --cpu 2 --mem 0 --timeout 1.5 --max-output 10 --no-network --no-fork --no-jit --no-exec " +
 		"--clean-env --env A=1 --keep-env EVAL_* --workdir /w --uid-pool 60000-60099 --landlock --ro /r --rw /rw --isolate-tmp " +
-		"--unshare off --strict --best-effort --require seccomp,landlock --stdin in --stdout out --stderr err -- python3 -c x")
+		"--unshare off --strict --profile c:compile --best-effort --require seccomp,landlock --stdin in --stdout out --stderr err -- python3 -c x")
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("got  %q\nwant %q", got, want)
 	}

@@ -175,6 +175,10 @@ class Policy:
     isolate_tmp: bool = False
     unshare: Optional[str] = None  #: auto|on|off (None: the CLI default)
     strict: bool = False
+    #: --profile NAME[:STEP]: a language's judge settings (c, cpp, go, java, node,
+    #: python, or a profile file's path with a '/') for its "compile" or "run"
+    #: step; the other fields change what it sets
+    profile: Optional[str] = None
     #: --best-effort: run where the host refuses layers (serverless), reported in missing
     best_effort: bool = False
     require: Sequence[str] = ()  #: --require LAYER,... (125 if one is missing)
@@ -261,6 +265,10 @@ class Policy:
             out += ["--unshare", self.unshare]
         if self.strict:
             out.append("--strict")
+        if self.profile is not None:
+            if not isinstance(self.profile, str) or not self.profile:
+                raise PolicyError(f"--profile: {self.profile!r} is not a profile name")
+            out += ["--profile", self.profile]
         if self.best_effort:
             out.append("--best-effort")
         if isinstance(self.require, str):

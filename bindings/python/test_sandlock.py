@@ -125,6 +125,19 @@ class RealBinaryTest(unittest.TestCase):
         self.assertIs(r.verdict, Verdict.RUNTIME_ERROR, r)
         self.assertEqual(r.exit_code, 7, r)
 
+    def test_profile(self):
+        # the python profile's run step: its limits, Landlock, no process
+        r = self.run_sb([PY, "-c", "import os; print('hi', flush=True); os.fork()"],
+                        profile="python", capture_output=True)
+        self.assertIs(r.verdict, Verdict.SYSCALL_BLOCKED, r)
+        self.assertEqual(r.stdout, b"hi\n", r)
+        self.assertEqual(r.limits.get("cpu_s"), 2, r)
+        self.assertTrue(r.layers.get("landlock"), r)
+        # the policy's own fields change what the profile set
+        r = self.run_sb([PY, "-c", "pass"], profile="python", cpu=1)
+        self.assertIs(r.verdict, Verdict.OK, r)
+        self.assertEqual(r.limits.get("cpu_s"), 1, r)
+
     def test_output_limit_and_capture(self):
         r = self.run_sb(["/bin/sh", "-c", "while :; do echo 0123456789; done"],
                         max_output=1000, capture_output=True)
@@ -430,12 +443,12 @@ class NoBinaryTest(unittest.TestCase):
                    keep_env=["EVAL_*"], workdir="/w", landlock=True, ro=["/r"], rw=["/rw"],
                    isolate_tmp=True, unshare="off", strict=True, require=["seccomp", "landlock"],
                    stdin="in", stdout="out", stderr="err", no_jit=True, no_exec=True, best_effort=True,
-                   uid_pool="60000-60099")
+                   uid_pool="60000-60099", profile="python:run")
         self.assertEqual(p.args(["python3", "-c", "x"]), (
             "--report-fd 3 -q --cpu 2 --mem 0 --max-output 10 --timeout 1.5 --no-network --no-fork "
             "--no-jit --no-exec --clean-env --env A=1 --keep-env EVAL_* --workdir /w --uid-pool 60000-60099 "
             "--landlock --ro /r --rw /rw "
-            "--isolate-tmp --unshare off --strict --best-effort --require seccomp,landlock --stdin in "
+            "--isolate-tmp --unshare off --strict --profile python:run --best-effort --require seccomp,landlock --stdin in "
             "--stdout out --stderr err -- python3 -c x").split())
         self.assertEqual(Policy().args(["true"], report_fd=7), ["--report-fd", "7", "-q", "--", "true"])
         self.assertEqual(Policy(timeout=0.0004).args(["t"])[3:5], ["--timeout", "0.001"])

@@ -100,6 +100,35 @@ wrong = [k for k in expect_on if layers.get(k) is not True] + \
 result(layers and not wrong, "report: the layers this host offers",
        f"wrong: {wrong}; layers {layers}")
 
+# ---- --landlock: where the host has it, a file outside the allowed paths
+# stays unread (the same program reads it outside the sandbox); where it
+# has none, 125 naming it, or with --best-effort a run that names it missing
+secret = write("ll-secret.txt", "ll-%d\n" % os.getpid())
+readit = [PY, "-c", "print(open(%r).read(), end='')" % secret]
+bare = subprocess.run(readit, capture_output=True, timeout=60)
+no_ll = HOST in ("no-landlock", "old-kernel", "old-docker", "lambda")
+rep3 = os.path.join(WORK, "r3.json")
+box = os.path.join(WORK, "box")  # the working directory: allowed in full
+os.mkdir(box)
+os.chmod(box, 0o755)
+p = subprocess.run(sandbox("--landlock", "--workdir", box, "--report", rep3, "--", *readit),
+                   capture_output=True, timeout=60)
+r3 = report(rep3)
+leaked = open(secret).read().encode() in p.stdout
+if no_ll and "--best-effort" not in EXTRA:
+    result(p.returncode == 125 and b"landlock" in p.stderr and not leaked,
+           "--landlock where Landlock is missing: 125, named", f"{p.returncode} {p.stderr[:200]!r}")
+elif no_ll:
+    result(p.returncode == 0 and "landlock" in (r3.get("missing") or "")
+           and r3.get("layers", {}).get("landlock") is False,
+           "--best-effort --landlock where Landlock is missing: runs, landlock in missing",
+           f"{p.returncode} missing {r3.get('missing')!r} stderr {p.stderr[:200]!r}")
+else:
+    result(bare.stdout == open(secret).read().encode() and not leaked and p.returncode != 0
+           and r3.get("layers", {}).get("landlock") is True,
+           "--landlock: a file the program reads bare is out of reach",
+           f"bare {bare.stdout!r}, sandboxed {p.returncode} {p.stdout[:80]!r} {r3.get('layers')}")
+
 # a run that may fork: namespaces where the host has them, else the watchdog
 rep2 = os.path.join(WORK, "r2.json")
 p = subprocess.run(sandbox("--report", rep2, "--", "/bin/sh", "-c", "/bin/true; echo ok"),

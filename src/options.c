@@ -1,0 +1,268 @@
+/*
+ * Policy options by name: the long options of sandlock(1) that shape a run,
+ * checked and applied as the command line applies them.  The command line,
+ * profiles (profiles.c) and the bindings all come through here, so a value
+ * means the same thing, and is refused with the same message, wherever it
+ * is written.
+ */
+#include "internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Decimal digits only: no sign, no spaces, no hex, no overflow. */
+int sl_parse_u64(const char *s, uint64_t max, uint64_t *out)
+{
+	uint64_t v = 0;
+	if (!s || !*s)
+		return -1;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9')
+			return -1;
+		unsigned d = (unsigned)(*s - '0');
+		if (v > (UINT64_MAX - d) / 10)
+			return -1;
+		v = v * 10 + d;
+	}
+	if (v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* "SEC" or "SEC.FRACTION" to milliseconds.  Sub-millisecond digits round
+ * up: a limit the caller gave is a limit, so 0.0004 is 1 ms, never "none". */
+int sl_parse_seconds_ms(const char *s, uint64_t *ms)
+{
+	const char *dot = strchr(s, '.');
+	char whole[32];
+	size_t wl = dot ? (size_t)(dot - s) : strlen(s);
+	if (wl == 0 && !(dot && dot[1]))
+		return -1;
+	if (wl >= sizeof(whole))
+		return -1;
+	memcpy(whole, s, wl);
+	whole[wl] = 0;
+	uint64_t sec = 0;
+	if (wl && sl_parse_u64(whole, 1000000000ull, &sec) != 0)
+		return -1;
+	uint64_t frac = 0;
+	if (dot) {
+		const char *f = dot + 1;
+		if (!*f)
+			return -1;
+		int digits = 0;
+		bool rest = false;
+		for (; *f; f++, digits++) {
+			if (*f < '0' || *f > '9')
+				return -1;
+			if (digits < 3)
+				frac = frac * 10 + (uint64_t)(*f - '0');
+			else if (*f != '0')
+				rest = true;
+		}
+		for (; digits < 3; digits++)
+			frac *= 10;
+		frac += rest;
+	}
+	*ms = sec * 1000 + frac;
+	return 0;
+}
+
+static int parse_user(const char *s, struct sandlock_policy *p)
+{
+	char buf[64];
+	if (strlen(s) >= sizeof(buf))
+		return -1;
+	strcpy(buf, s);
+	char *colon = strchr(buf, ':');
+	if (colon)
+		*colon = 0;
+	uint64_t uid, gid;
+	/* uid 0 would defeat the drop; -1 is "no change" to the kernel */
+	if (sl_parse_u64(buf, 0xfffffffeull, &uid) != 0 || uid == 0)
+		return -1;
+	gid = uid;
+	if (colon && (sl_parse_u64(colon + 1, 0xfffffffeull, &gid) != 0 || gid == 0))
+		return -1;
+	p->uid = (uid_t)uid;
+	p->gid = (gid_t)gid;
+	return 0;
+}
+
+static int parse_require(const char *s, struct sandlock_policy *p)
+{
+	char buf[512];
+	if (strlen(s) >= sizeof(buf) || !*s)
+		return -1;
+	strcpy(buf, s);
+	char *save = NULL;
+	for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		unsigned bit = sandlock_layer_from_name(t);
+		if (!bit)
+			return -1;
+		p->require |= bit;
+	}
+	return 0;
+}
+
+static int parse_uid_pool(const char *a, struct sandlock_policy *p)
+{
+	uint64_t lo, hi;
+	char buf[64];
+	const char *dash = strchr(a, '-');
+	if (!dash || (size_t)(dash - a) >= sizeof(buf))
+		return -1;
+	memcpy(buf, a, (size_t)(dash - a));
+	buf[dash - a] = 0;
+	if (sl_parse_u64(buf, 0xfffffffeull, &lo) != 0 || lo == 0 ||
+	    sl_parse_u64(dash + 1, 0xfffffffeull, &hi) != 0 || hi < lo)
+		return -1;
+	p->uid_pool_first = (uid_t)lo;
+	p->uid_pool_last = (uid_t)hi;
+	return 0;
+}
+
+enum {
+	P_CPU, P_MEM, P_FSIZE, P_NOFILE, P_NPROC, P_STACK, P_MAXOUT, P_TIMEOUT,
+	P_DISK, P_CGROUP, P_NONET, P_NOFORK, P_NOEXEC, P_CLEANENV, P_NOJIT,
+	P_ENV, P_KEEPENV, P_WORKDIR, P_USER, P_UIDPOOL, P_VIOLATION, P_LANDLOCK,
+	P_RO, P_RW, P_ISOTMP, P_UNSHARE, P_STRICT, P_REQUIRE, P_BESTEFFORT,
+	P_STDIN, P_STDOUT, P_STDERR,
+};
+
+/* The table's order is the enum's. */
+const struct sl_policy_option sl_policy_options[] = {
+	{ "cpu", true, true }, { "mem", true, true }, { "fsize", true, true },
+	{ "nofile", true, true }, { "nproc", true, true }, { "stack", true, true },
+	{ "max-output", true, true }, { "timeout", true, true }, { "disk", true, true },
+	{ "cgroup", true, true }, { "no-network", false, true }, { "no-fork", false, true },
+	{ "no-exec", false, true }, { "clean-env", false, true }, { "no-jit", false, true },
+	{ "env", true, true }, { "keep-env", true, true }, { "workdir", true, true },
+	{ "user", true, true }, { "uid-pool", true, true }, { "violation", true, true },
+	{ "landlock", false, true }, { "ro", true, true }, { "rw", true, true },
+	{ "isolate-tmp", false, true }, { "unshare", true, true }, { "strict", false, true },
+	{ "require", true, true }, { "best-effort", false, true },
+	/* one run's files, not a profile's */
+	{ "stdin", true, false }, { "stdout", true, false }, { "stderr", true, false },
+	{ NULL, false, false },
+};
+
+const struct sl_policy_option *sl_policy_option(const char *name)
+{
+	if (!strcmp(name, "allow"))
+		name = "rw"; /* the original tool's name */
+	for (const struct sl_policy_option *o = sl_policy_options; o->name; o++)
+		if (!strcmp(o->name, name))
+			return o;
+	return NULL;
+}
+
+#define FAIL(...) do { snprintf(err, errlen, __VA_ARGS__); return SANDLOCK_EINVAL; } while (0)
+
+int sandlock_policy_set(struct sandlock_policy *p, const char *name, const char *a,
+			char *err, size_t errlen)
+{
+	const struct sl_policy_option *o = name ? sl_policy_option(name) : NULL;
+	if (!o)
+		FAIL("unknown option '--%s' (see --help)", name ? name : "");
+	if (o->value && !a)
+		FAIL("option --%s needs a value", name);
+	if (!o->value && a)
+		FAIL("option --%s takes no value", name);
+	const uint64_t MB_MAX = (1ull << 43); /* 8 EB: still fits in bytes */
+	uint64_t v = 0;
+	int id = (int)(o - sl_policy_options);
+	switch (id) {
+	case P_CPU:
+		if (sl_parse_seconds_ms(a, &p->cpu_ms) != 0)
+			FAIL("invalid value for --cpu: '%s' (seconds, e.g. 2 or 0.5)", a);
+		break;
+	case P_MEM: case P_FSIZE: case P_NOFILE: case P_NPROC: case P_STACK: case P_MAXOUT: {
+		uint64_t max = (id == P_MEM || id == P_FSIZE || id == P_STACK) ? MB_MAX
+			     : id == P_NOFILE ? (1ull << 20)
+			     : id == P_NPROC ? (1ull << 22) : (1ull << 62);
+		if (sl_parse_u64(a, max, &v) != 0)
+			FAIL("invalid value for --%s: '%s' (a whole number from 0 to %llu)",
+			     o->name, a, (unsigned long long)max);
+		uint64_t *f = id == P_MEM ? &p->mem_mb : id == P_FSIZE ? &p->fsize_mb
+			    : id == P_NOFILE ? &p->nofile : id == P_NPROC ? &p->nproc
+			    : id == P_STACK ? &p->stack_mb : &p->max_output;
+		*f = v;
+		break;
+	}
+	case P_TIMEOUT:
+		if (sl_parse_seconds_ms(a, &p->timeout_ms) != 0)
+			FAIL("invalid value for --timeout: '%s' (seconds, e.g. 2 or 0.5)", a);
+		break;
+	case P_DISK:
+		if (sl_parse_u64(a, 1ull << 22, &p->disk_mb) != 0 || !p->disk_mb)
+			FAIL("invalid value for --disk: '%s' (megabytes, from 1 to %llu)", a, 1ull << 22);
+		break;
+	case P_CGROUP:
+		if (!strcmp(a, "off"))
+			sandlock_policy_set_str(&p->cgroup, NULL);
+		else if ((a[0] != '/' && strcmp(a, "auto")) ||
+			 sandlock_policy_set_str(&p->cgroup, a) != 0)
+			FAIL("invalid value for --cgroup: '%s' (an absolute path, auto or off)", a);
+		break;
+	case P_NONET: p->no_network = true; break;
+	case P_NOFORK: p->no_fork = true; break;
+	case P_NOEXEC: p->no_exec = true; break;
+	case P_CLEANENV: p->clean_env = true; break;
+	case P_NOJIT: p->no_jit = true; break;
+	case P_ENV:
+		if (sandlock_policy_add_env(p, a) != 0)
+			FAIL("invalid value for --env: '%s' (NAME=VALUE)", a);
+		break;
+	case P_KEEPENV:
+		if (sandlock_policy_add_keep_env(p, a) != 0)
+			FAIL("invalid value for --keep-env: '%s'", a);
+		break;
+	case P_WORKDIR:
+		if (!*a || sandlock_policy_set_str(&p->workdir, a) != 0)
+			FAIL("invalid value for --workdir: '%s'", a);
+		break;
+	case P_USER:
+		if (parse_user(a, p) != 0)
+			FAIL("invalid value for --user: '%s' (UID[:GID], numeric, not 0)", a);
+		break;
+	case P_UIDPOOL:
+		if (parse_uid_pool(a, p) != 0)
+			FAIL("invalid value for --uid-pool: '%s' (FIRST-LAST, e.g. 60000-60999)", a);
+		break;
+	case P_VIOLATION:
+		if (!strcmp(a, "kill")) p->violation = SANDLOCK_VIOLATION_KILL;
+		else if (!strcmp(a, "errno")) p->violation = SANDLOCK_VIOLATION_ERRNO;
+		else FAIL("invalid value for --violation: '%s' (kill or errno)", a);
+		break;
+	case P_LANDLOCK: p->landlock = true; break;
+	case P_RO: case P_RW:
+		if ((id == P_RO ? sandlock_policy_add_ro(p, a) : sandlock_policy_add_rw(p, a)) != 0)
+			FAIL("invalid value for --%s: '%s'", name, a);
+		p->landlock = true;
+		break;
+	case P_ISOTMP: p->isolate_tmp = true; break;
+	case P_UNSHARE:
+		if (!strcmp(a, "auto")) p->unshare = SANDLOCK_UNSHARE_AUTO;
+		else if (!strcmp(a, "on")) p->unshare = SANDLOCK_UNSHARE_ON;
+		else if (!strcmp(a, "off")) p->unshare = SANDLOCK_UNSHARE_OFF;
+		else FAIL("invalid value for --unshare: '%s' (auto, on or off)", a);
+		break;
+	case P_STRICT: p->strict = true; p->landlock = true; break;
+	case P_REQUIRE:
+		if (parse_require(a, p) != 0)
+			FAIL("invalid value for --require: '%s' (see --features for layer names)", a);
+		break;
+	case P_BESTEFFORT: p->best_effort = true; break;
+	case P_STDIN: case P_STDOUT: case P_STDERR: {
+		char **f = id == P_STDIN ? &p->stdin_path : id == P_STDOUT ? &p->stdout_path
+									  : &p->stderr_path;
+		if (!*a || sandlock_policy_set_str(f, a) != 0)
+			FAIL("invalid value for --%s: '%s'", name, a);
+		break;
+	}
+	}
+	return SANDLOCK_OK;
+}

@@ -404,6 +404,7 @@ bool sl_acct_sample(struct sl_acct *a, bool force)
 		}
 	}
 	a->samples++;
+	cpu += a->charged_us;
 	if (cpu > a->cpu_us)
 		a->cpu_us = cpu;
 	if (mem > a->peak_kb)
@@ -428,6 +429,11 @@ bool sl_acct_sample(struct sl_acct *a, bool force)
 	return a->over_cpu || a->over_mem || a->over_fsize;
 }
 
+void sl_acct_charge(struct sl_acct *a, uint64_t total_us)
+{
+	a->charged_us = total_us;
+}
+
 void sl_acct_finish(struct sl_acct *a, struct sandlock_result *res)
 {
 	res->accounting = !a->active ? SANDLOCK_ACCOUNTING_NONE
@@ -436,7 +442,8 @@ void sl_acct_finish(struct sl_acct *a, struct sandlock_result *res)
 			  : SANDLOCK_ACCOUNTING_CGROUP_CPU;
 	if (a->active && a->cg) {
 		/* the run is over: the cgroup's figures are final and exact */
-		uint64_t c = sl_cgroup_cpu_us(a->cg), peak = sl_cgroup_peak_kb(a->cg);
+		uint64_t c = sl_cgroup_cpu_us(a->cg) + a->charged_us;
+		uint64_t peak = sl_cgroup_peak_kb(a->cg);
 		if (c > a->cpu_us)
 			a->cpu_us = c;
 		if (a->cpu_limit_us && a->cpu_us >= a->cpu_limit_us)

@@ -309,12 +309,15 @@ struct sl_acct {
 	pid_t tmpfs_pid;         /* whose root showed it last */
 	int tmpfs_fd;            /* the run's tmpfs, held once seen: -1 not yet */
 	dev_t host_tmpfs_dev;    /* what our own path shows: not the run's */
+	uint64_t charged_us;     /* the supervisor's CPU spent for the run */
 };
 void sl_acct_start(struct sl_acct *a, const struct sandlock_policy *p, pid_t session,
 		   bool in_pidns, bool private_tmpfs, struct sl_cgroup *cg, bool cg_alone);
 int sl_acct_timeout_ms(const struct sl_acct *a); /* until the next sample, -1 none */
 bool sl_acct_sample(struct sl_acct *a, bool force); /* true: a limit is passed */
 void sl_acct_finish(struct sl_acct *a, struct sandlock_result *res);
+/* CPU the supervisor spent on the run's requests, counted as the run's */
+void sl_acct_charge(struct sl_acct *a, uint64_t total_us);
 
 /* options.c: the policy options of sandlock(1) by name */
 struct sl_policy_option {
@@ -344,6 +347,7 @@ int sl_seccomp_install(struct sl_run *run); /* child */
 struct sl_notify_state {
 	bool mem_refused;        /* the kernel or we refused an allocation */
 	struct sl_run *run;      /* for the watchdog an exec may need */
+	uint64_t charged_us;     /* our CPU spent on its memory requests */
 };
 int sl_seccomp_handle(int listener, struct sandlock_result *res,
 		      const struct sandlock_policy *p, struct sl_notify_state *ns);

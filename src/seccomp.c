@@ -272,7 +272,13 @@ static bool refused_allocation(const struct seccomp_notif *n, uint64_t mem_mb,
 	}
 	/* Shared anonymous memory is counted by no rlimit: we count what the
 	 * process has mapped of it now, with the data segment, against the
-	 * limit. */
+	 * limit.  Its whole address space is an upper bound of both, read in
+	 * O(1): only where that is past the limit is the map read (its cost
+	 * grows with the number of mappings, and is charged to the run). */
+	if (size * page + grow <= limit)
+		return false;
+	if (!*shared_anon && !counts_as_data)
+		return size * page + grow > as;
 	int64_t counted = shared_anon_bytes(n->pid);
 	if (counted < 0 && *shared_anon)
 		return true; /* what cannot be counted is not granted */
@@ -321,6 +327,8 @@ int sl_seccomp_handle(int listener, struct sandlock_result *res,
 		 * What RLIMIT_DATA/AS will refuse anyway may run (the kernel
 		 * refuses it); shared memory over the limit we refuse. */
 		bool shared = false;
+		struct timespec t0, t1;
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
 		if (!p->mem_mb) {
 			respond(listener, n->id, 0, true);
 		} else if (refused_allocation(n, p->mem_mb, &shared)) {
@@ -329,6 +337,10 @@ int sl_seccomp_handle(int listener, struct sandlock_result *res,
 		} else {
 			respond(listener, n->id, 0, true);
 		}
+		/* what a stream of requests makes us spend is the run's CPU:
+		 * it cannot buy a core of ours for the price of its calls */
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t1);
+		ns->charged_us += (uint64_t)(sl_ts_us(&t1) - sl_ts_us(&t0));
 		return 0;
 	}
 	if (n->data.arch == AUDIT_ARCH_X86_64 && ns->run && ns->run->exec_watched &&

@@ -542,6 +542,7 @@ static int wait_loop(const struct sandlock_policy *p, struct sl_run *run, pid_t 
 				violated = true;
 				stop = true;
 			}
+			sl_acct_charge(&acct, nstate.charged_us);
 		} else if (ilisten >= 0 && (pf[ilisten].revents & (POLLHUP | POLLERR))) {
 			listener = -1; /* every filtered process is gone */
 		}

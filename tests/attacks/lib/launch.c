@@ -237,6 +237,10 @@ int main(int argc, char **argv)
 			else
 				fprintf(f, "exit %d\ncode %d\n", WEXITSTATUS(st), WEXITSTATUS(st));
 			fprintf(f, "timeout %d\nwall_ms %ld\nmaxrss_kb %ld\n", timed_out, wall, ru.ru_maxrss);
+			/* the CPU of the whole tree it reaped: the sandbox's own too */
+			fprintf(f, "cpu_ms %ld\n",
+				(long)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000 +
+					(long)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1000);
 			if (ttyin)
 				fprintf(f, "tty_winsize %dx%dx%dx%d\ntty_lflag %u\n", end_ws.ws_row,
 					end_ws.ws_col, end_ws.ws_xpixel, end_ws.ws_ypixel,

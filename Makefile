@@ -13,7 +13,7 @@ SECCOMP_LIBS := $(shell $(PKG_CONFIG) --libs libseccomp 2>/dev/null)
 
 LIB_SRC := policy.c options.c profiles.c rlimits.c accounting.c cgroup.c elf.c environ.c privileges.c seccomp.c landlock.c \
 	   namespaces.c scratch.c spawn.c supervisor.c report.c features.c \
-	   lifeline.c uidpool.c relay.c
+	   lifeline.c uidpool.c relay.c outfile.c
 LIB_OBJ := $(addprefix $(BUILD)/,$(LIB_SRC:.c=.o)) $(BUILD)/seccomp_filters.o
 PIC_OBJ := $(LIB_OBJ:.o=.pic.o)
 VERSION := $(shell sed -n 's/^\#define SANDLOCK_VERSION_STRING "\(.*\)"/\1/p' include/sandlock.h)

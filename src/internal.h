@@ -108,6 +108,24 @@ void sl_cgroup_kill(const struct sl_cgroup *cg);
 void sl_cgroup_remove(struct sl_cgroup *cg);
 bool sl_cgroup_describe(char *dir, size_t len, bool *memory, char *why, size_t whylen);
 
+/* outfile.c: --stdout/--stderr FILE, put in place when the run is over */
+struct sl_outfile {
+	int fd;                  /* what the program writes (ours) */
+	int dir;                 /* FILE's directory; -1: FILE opened as it is */
+	char *base;
+	char tmp[40];            /* our name there, while it has one */
+	bool anonymous;          /* O_TMPFILE: no name until placed */
+	bool placed;
+	bool keep_owner;         /* FILE existed: its owner and mode */
+	uid_t uid;
+	gid_t gid;
+	mode_t mode;
+};
+int sl_outfile_open(struct sl_outfile *o, const char *path); /* the fd, or -1 */
+bool sl_outfile_same(const struct sl_outfile *o, const char *path);
+int sl_outfile_place(struct sl_outfile *o, int64_t size); /* size -1: as it is */
+void sl_outfile_release(struct sl_outfile *o);
+
 struct sl_run {
 	const struct sandlock_policy *p;
 	char *const *argv;
@@ -153,6 +171,7 @@ struct sl_run {
 	int uid_lock;            /* --uid-pool: the lock held on our uid, -1 */
 	int stdio[3];            /* descriptors to become 0, 1, 2 (-1: keep) */
 	struct sl_relay relay[3]; /* the supervisor's copies of 0, 1, 2 */
+	struct sl_outfile out[3]; /* --stdout, --stderr FILE (1, 2) */
 
 	/* namespaces (filled by namespaces.c) */
 	int clone_ns_flags;

@@ -32,11 +32,6 @@ static void close_fd(int *fd)
 
 /* Open an output file for the program: created 0600, never through a
  * symlink at the last component. */
-static int open_output(const char *path)
-{
-	return open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
-}
-
 static bool same_file(int fd, const char *path)
 {
 	struct stat a, b;
@@ -171,12 +166,16 @@ static int prepare_stdio(const struct sandlock_policy *p, struct sl_run *run,
 	const int fds[3] = { p->stdin_fd, p->stdout_fd, p->stderr_fd };
 	for (int i = 0; i < 3; i++) {
 		run->stdio[i] = -1;
-		if (paths[i] && i == 2 && run->stdio[1] >= 0 && same_file(run->stdio[1], paths[i])) {
+		if (paths[i] && i == 2 && run->stdio[1] >= 0 &&
+		    (sl_outfile_same(&run->out[1], paths[i]) || same_file(run->stdio[1], paths[i]))) {
 			/* --stdout F --stderr F is >F 2>&1: one open file, one
 			 * offset, neither overwriting the other */
 			run->stdio[2] = fcntl(run->stdio[1], F_DUPFD_CLOEXEC, 3);
 		} else if (paths[i]) {
-			int fd = i == 0 ? open(paths[i], O_RDONLY | O_CLOEXEC) : open_output(paths[i]);
+			int fd = i == 0 ? open(paths[i], O_RDONLY | O_CLOEXEC)
+					: sl_outfile_open(&run->out[i], paths[i]);
+			if (fd >= 0 && i > 0)
+				fd = fcntl(fd, F_DUPFD_CLOEXEC, 3); /* out[i] keeps its own */
 			if (fd < 0) {
 				sl_seterr(res, "cannot open %s: %s", paths[i], strerror(errno));
 				return SANDLOCK_ESETUP;
@@ -220,8 +219,32 @@ static int prepare_stdio(const struct sandlock_policy *p, struct sl_run *run,
 	return 0;
 }
 
+/* --stdout/--stderr FILE, in place now that nothing of the run is left
+ * (outfile.c); under --max-output what the program could have written
+ * past the supervisor is cut off. */
+static int place_outputs(const struct sandlock_policy *p, struct sl_run *run,
+			 struct sandlock_result *res)
+{
+	bool shared = run->out[2].fd < 0 && p->stderr_path && run->out[1].fd >= 0;
+	int64_t size[3] = { -1, -1, -1 };
+	if (p->max_output) {
+		size[1] = (int64_t)(res->stdout_bytes + (shared ? res->stderr_bytes : 0));
+		size[2] = (int64_t)res->stderr_bytes;
+	}
+	for (int i = 1; i < 3; i++) {
+		if (sl_outfile_place(&run->out[i], size[i]) != 0) {
+			sl_seterr(res, "cannot put %s in place: %s",
+				  i == 1 ? p->stdout_path : p->stderr_path, strerror(errno));
+			return SANDLOCK_ESYSTEM;
+		}
+	}
+	return 0;
+}
+
 static void release_run(struct sl_run *run)
 {
+	for (int i = 0; i < 3; i++)
+		sl_outfile_release(&run->out[i]);
 	for (int i = 0; i < 3; i++)
 		close_fd(&run->stdio[i]);
 	for (int i = 0; i < 3; i++)
@@ -652,6 +675,8 @@ int sandlock_run(const struct sandlock_policy *p, char *const argv[],
 		run.stdio[i] = -1;
 	for (int i = 0; i < 3; i++)
 		run.relay[i] = (struct sl_relay){ .from = -1, .to = -1 };
+	for (int i = 0; i < 3; i++)
+		run.out[i] = (struct sl_outfile){ .fd = -1, .dir = -1 };
 	run.supervisor_pid = getpid();
 	run.workdir = p->workdir;
 	run.drop_privs = geteuid() == 0;
@@ -790,6 +815,8 @@ int sandlock_run(const struct sandlock_policy *p, char *const argv[],
 failed:
 	setup_failed(res, err);
 done:
+	if (!err && (err = place_outputs(p, &run, res)))
+		setup_failed(res, err); /* what the grader would read is not ours */
 	if (run.listener_fd >= 0)
 		close(run.listener_fd);
 	if (pidfd >= 0)

@@ -239,6 +239,56 @@ for cap in "" "--max-output 100000"; do
 	else fail "stdout and stderr to one file ${cap:-(direct)}: $(tr '\n' ' ' <"$WORK/both.txt")"; fi
 done
 
+# ---- --stdout FILE: what the grader reads is what the program printed ----
+# The program renames the output file away and puts its own in its place
+# (a forged answer, or more than --max-output).  Bare, on a file the grader
+# opened before (as a naive wrapper does), the forgery stands.
+mkdir -p "$WORK/ow"; chmod 777 "$WORK/ow"
+SWAP='echo real; cd "$1"; for f in out.txt .sandlock-out.*; do [ -f "$f" ] && mv "$f" "moved.$f"; done
+head -c 200000 /dev/zero | tr "\0" f >out.txt && touch forged; echo more'
+(/bin/sh -c "$SWAP" sh "$WORK/ow" >"$WORK/ow/out.txt") 2>/dev/null
+if [ "$(head -c 4 "$WORK/ow/out.txt")" = ffff ]; then pass "output file swap works on a naive writer"
+else fail "output file swap does not work even bare: $(head -c 100 "$WORK/ow/out.txt")"; fi
+for host in "" tmpfile; do
+	pre=()
+	[ -n "$host" ] && pre=("$P/nolayer" "$host" --)
+	for cap in "" "--max-output 1000"; do
+		rm -rf "${WORK:?}/ow/"* "$WORK"/ow/.sandlock-out.*
+		"${pre[@]}" $S $cap --stdout "$WORK/ow/out.txt" -- /bin/sh -c "$SWAP" sh "$WORK/ow" 2>/dev/null
+		got=$(tr '\n' ' ' <"$WORK/ow/out.txt" 2>/dev/null)
+		if [ "$got" = "real more " ] && [ -e "$WORK/ow/forged" ]; then
+			pass "--stdout replaced by the program (renamed away where it has a name): the real output stands${host:+ (no O_TMPFILE)}${cap:+ ($cap)}"
+		elif [ ! -e "$WORK/ow/forged" ]; then skip "output swap: the program could not write its directory here"
+		else fail "--stdout swapped${host:+ (no O_TMPFILE)}${cap:+ ($cap)}: '$(head -c 60 "$WORK/ow/out.txt")' ($(ls -a "$WORK/ow" | tr '\n' ' '))"; fi
+		ls -a "$WORK/ow" | grep -q '^\.sandlock-out' && fail "output temporary left behind${host:+ (no O_TMPFILE)}" ||
+			pass "no output temporary left behind${host:+ (no O_TMPFILE)}${cap:+ ($cap)}"
+	done
+	# where the program writes into our file by its hidden name, past the cap
+	rm -rf "${WORK:?}/ow/"* "$WORK"/ow/.sandlock-out.*
+	"${pre[@]}" $S --max-output 1000 --stdout "$WORK/ow/out.txt" -- /bin/sh -c \
+		'echo real; cd "$1"; for f in .sandlock-out.*; do [ -f "$f" ] && head -c 100000 /dev/zero >>"$f"; done; true' sh "$WORK/ow" 2>/dev/null
+	sz=$(stat -c %s "$WORK/ow/out.txt" 2>/dev/null || echo none)
+	if [ "$sz" != none ] && [ "$sz" -le 1000 ]; then pass "--stdout under --max-output stays within it${host:+ (no O_TMPFILE)}: $sz bytes"
+	else fail "--stdout past --max-output${host:+ (no O_TMPFILE)}: $sz bytes"; fi
+done
+# a grader's own file keeps its owner and mode; a command not found leaves it empty
+rm -rf "${WORK:?}/ow/"*
+printf 'old' >"$WORK/ow/out.txt"; chmod 640 "$WORK/ow/out.txt"
+$S --stdout "$WORK/ow/out.txt" -- /bin/sh -c 'echo new'
+if [ "$(cat "$WORK/ow/out.txt")" = new ] && [ "$(stat -c '%a %u' "$WORK/ow/out.txt")" = "640 $(id -u)" ]; then
+	pass "--stdout over the grader's file: its mode and owner kept"
+else fail "--stdout over the grader's file: $(stat -c '%a %u' "$WORK/ow/out.txt") '$(cat "$WORK/ow/out.txt")'"; fi
+expect_status "--stdout, command not found" 127 $S --stdout "$WORK/ow/out.txt" -- /nonexistent/cmd
+[ -f "$WORK/ow/out.txt" ] && [ ! -s "$WORK/ow/out.txt" ] && pass "--stdout of a command not found: an empty file" ||
+	fail "--stdout of a command not found: $(ls -la "$WORK/ow")"
+expect_status "--stdout into a missing directory" 125 $S --stdout "$WORK/ow/nodir/out.txt" -- /bin/true
+# a directory the program cannot write (nor we, as a user): written in place
+mkdir -p "$WORK/ro"; printf 'x' >"$WORK/ro/out.txt"; chmod 666 "$WORK/ro/out.txt"; chmod 555 "$WORK/ro"
+$S --stdout "$WORK/ro/out.txt" -- /bin/echo inplace
+[ "$(cat "$WORK/ro/out.txt")" = inplace ] && pass "--stdout into a directory we may not write: in place" ||
+	fail "--stdout in a read-only directory: '$(cat "$WORK/ro/out.txt")'"
+chmod 755 "$WORK/ro"
+
 # ---- the report: only the sandbox writes it, and the grader can read it ----
 mkdir -p "$WORK/rw"; chmod 777 "$WORK/rw"
 FORGE='cd "$1"; mv r.json moved.json; printf "{\"verdict\":\"ok\"}\n" >r.json; echo edited >>moved.json; exit 3'

@@ -3,7 +3,7 @@
  * Simulate a host without some layer: install a seccomp filter (as a
  * container runtime or a serverless platform would) that makes the layer's
  * system calls fail, then exec the command.
- *   nolayer [landlock] [userns] [notify] [seccomp] -- COMMAND...
+ *   nolayer [landlock] [userns] [notify] [seccomp] [tmpfile] -- COMMAND...
  * Build: cc nolayer.c -lseccomp
  */
 #include <errno.h>
@@ -33,6 +33,12 @@ int main(int argc, char **argv)
 		} else if (!strcmp(argv[i], "notify")) {
 			r |= seccomp_rule_add(c, SCMP_ACT_ERRNO(EOPNOTSUPP), SCMP_SYS(seccomp), 1,
 					      SCMP_A0(SCMP_CMP_EQ, SECCOMP_GET_ACTION_AVAIL));
+		} else if (!strcmp(argv[i], "tmpfile")) {
+			/* a file system without O_TMPFILE (FUSE, older overlayfs) */
+			r |= seccomp_rule_add(c, SCMP_ACT_ERRNO(EOPNOTSUPP), SCMP_SYS(openat), 1,
+					      SCMP_A2(SCMP_CMP_MASKED_EQ, 020000000, 020000000));
+			r |= seccomp_rule_add(c, SCMP_ACT_ERRNO(EOPNOTSUPP), SCMP_SYS(open), 1,
+					      SCMP_A1(SCMP_CMP_MASKED_EQ, 020000000, 020000000));
 		} else if (!strcmp(argv[i], "seccomp")) {
 			r |= seccomp_rule_add(c, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(seccomp), 0);
 			r |= seccomp_rule_add(c, SCMP_ACT_ERRNO(EINVAL), SCMP_SYS(prctl), 1,

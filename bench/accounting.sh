@@ -5,9 +5,13 @@
 #     and a single process under a fraction of a second;
 #   - how much a run of 6 processes holds when stopped at --mem;
 #   - the supervisor's own CPU per second of a CPU-bound run;
-#   - start-up of /bin/true against BASELINE (a sandlock binary without
-#     whole-run accounting, e.g. built from the commit before it), the two
-#     interleaved in one loop so that the machine's noise falls on both.
+#   - what a stream of shared anonymous mappings (each shown to the
+#     supervisor) costs the supervisor, and the program;
+#   - start-up of /bin/true with --cpu and --mem (accounting on) against
+#     --cpu 0 --mem 0 (off), and against BASELINE if given (a sandlock
+#     binary without whole-run accounting, e.g. built from the commit
+#     before it), interleaved in one loop so that the machine's noise
+#     falls on both.
 #
 #   SANDLOCK=build/sandlock [BASELINE=old/sandlock] [ROUNDS=20] bench/accounting.sh
 # Writes bench/results/accounting.txt.
@@ -20,6 +24,18 @@ ROUNDS=${ROUNDS:-20}
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
 cc -O1 "$ROOT/tests/progs/tree.c" -o "$W/tree" && cc -O1 "$ROOT/tests/progs/busy.c" -o "$W/busy" || exit 1
+cat >"$W/maps.c" <<'CEOF'
+#include <stdlib.h>
+#include <sys/mman.h>
+int main(int argc, char **argv)
+{
+	for (int i = 0, n = atoi(argv[1]); i < n; i++)
+		if (mmap(0, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0) == MAP_FAILED)
+			return 1;
+	return 0;
+}
+CEOF
+cc -O1 "$W/maps.c" -o "$W/maps" || exit 1
 mkdir "$W/d"
 chmod 755 "$W"
 chmod 777 "$W/d"
@@ -60,18 +76,31 @@ for _ in $(seq 5); do
 	sup+=("$(field "$W/r.json" supervisor_cpu_ms)")
 done
 stats "supervisor CPU ms per 2 s CPU-bound run" "${sup[@]}"
-if [ -n "${BASELINE:-}" ]; then
-	python3 - "$S" "$BASELINE" "$((ROUNDS * 20))" <<'PYEOF'
+sup=() prog=()
+for _ in $(seq 5); do
+	"$S" --no-fork --report "$W/r.json" -- "$W/maps" 20000 >/dev/null
+	sup+=("$(field "$W/r.json" supervisor_cpu_ms)")
+	prog+=("$(field "$W/r.json" cpu_ms)")
+done
+stats "supervisor CPU ms for 20,000 shared 4 KB mappings kept" "${sup[@]}"
+stats "run's CPU ms for them (its own and the supervisor's, charged)" "${prog[@]}"
+# start-up: accounting on (the defaults) against off, and the baseline
+python3 - "$S" "$((ROUNDS * 20))" "${BASELINE:-}" <<'PYEOF'
 import statistics, subprocess, sys, time
-new, old, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
-t = {new: [], old: []}
+s, n, base = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+arms = {"on": [s, "--", "/bin/true"], "off": [s, "--cpu", "0", "--mem", "0", "--", "/bin/true"]}
+if base:
+    arms["baseline"] = [base, "--", "/bin/true"]
+t = {k: [] for k in arms}
 for i in range(n):
-    for b in (new, old) if i % 2 else (old, new):
-        s = time.perf_counter()
-        subprocess.run([b, "--", "/bin/true"], check=True)
-        t[b].append(time.perf_counter() - s)
-m = {b: statistics.median(v) * 1e6 for b, v in t.items()}
-print(f"start-up of /bin/true, median of {n}: {m[new]:.0f} us, baseline {m[old]:.0f} us, ratio {m[new] / m[old]:.3f}")
+    for k in (list(arms) if i % 2 else list(arms)[::-1]):
+        t0 = time.perf_counter()
+        subprocess.run(arms[k], check=True)
+        t[k].append(time.perf_counter() - t0)
+m = {k: statistics.median(v) * 1e6 for k, v in t.items()}
+print(f"start-up of /bin/true, median of {n}: accounting on {m['on']:.0f} us, off {m['off']:.0f} us, "
+      f"ratio {m['on'] / m['off']:.3f}")
+if base:
+    print(f"  baseline {m['baseline']:.0f} us, ratio {m['on'] / m['baseline']:.3f}")
 PYEOF
-fi
 } | tee "$out"

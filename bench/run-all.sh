@@ -337,6 +337,11 @@ else
     log "gnuplot not installed: no chart"
 fi
 
+# ---------------------------------------------------------------- whole-run accounting
+log "whole-run accounting (bench/accounting.sh)"
+ROUNDS=$([ "$QUICK" = 1 ] && echo 3 || echo 20) SANDLOCK="$SANDLOCK" bash "$B/accounting.sh" >/dev/null ||
+    log "accounting.sh failed"
+
 T_END=$(date +%s)
 echo "elapsed_s: $((T_END - T_START))" >> "$RES/machine.txt"
 echo "loadavg_end: $(cut -d' ' -f1-3 /proc/loadavg)" >> "$RES/machine.txt"

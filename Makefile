@@ -86,12 +86,9 @@ asan-check:
 	$(MAKE) BUILD=build-asan STATIC= CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" LDFLAGS="-fsanitize=address,undefined" check-suite
 
 # Build, then run a real job: a Python submission under the original
-# command line, with its JSON report.
+# command line, with its JSON report, explained (examples/demo.sh).
 demo: all
-	@echo '$$ echo 1 2 3 | sandbox_exec --no-fork --no-network --clean-env --cpu 5 --mem 256 --report /dev/stderr -- python3 -u examples/student.py'
-	@echo 1 2 3 | GRADER_SECRET=hunter2 $(BUILD)/sandbox_exec --no-fork --no-network --clean-env \
-		--cpu 5 --mem 256 --report /dev/stderr -- python3 -u examples/student.py; \
-		echo "exit status: $$?"
+	@examples/demo.sh $(BUILD)
 
 bench: all
 	$(MAKE) -C bench SANDLOCK=../$(BUILD)/sandlock run

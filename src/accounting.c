@@ -227,7 +227,10 @@ static void add(struct sl_acct *a, pid_t pid)
 	w->pid[w->n] = pid;
 	w->threads[w->n++] = s.threads;
 	w->cpu_us += proc_cpu_us(pid, &s, a->hz);
-	w->mem_kb += resident_kb(pid, &w->xfsz);
+	/* a pid namespace's init is ours (a copy of the supervisor that
+	 * reaps): what it holds is the sandbox's footprint, not the run's */
+	if (!(a->in_pidns && pid == a->session))
+		w->mem_kb += resident_kb(pid, &w->xfsz);
 }
 
 static void add_list(struct sl_acct *a, char *buf)
@@ -384,7 +387,8 @@ bool sl_acct_sample(struct sl_acct *a, bool force)
 		struct sl_acct_walk *w = a->walk;
 		mem = files_kb;
 		for (int i = 0; i < w->n; i++)
-			mem += share_kb(w->pid[i]);
+			if (!(a->in_pidns && w->pid[i] == a->session))
+				mem += share_kb(w->pid[i]);
 	}
 	/* what the samples saw decides, unless the cgroup holds it all */
 	if (walked && a->mem_limit_kb && mem > a->mem_limit_kb)

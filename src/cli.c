@@ -19,7 +19,7 @@ const char sl_cli_usage[] =
 "  --disk MB            what the run may store in its private /tmp, /dev/shm\n"
 "                       and scratch directory, together (default: 2 x --mem)\n"
 "  --nofile N           open files (default 100)\n"
-"  --nproc N            processes and threads of the user (default 10)\n"
+"  --nproc N            processes and threads of the run (default 10)\n"
 "  --stack MB           stack size (default 8)\n"
 "  --timeout SEC        wall clock, fractions allowed (default: none)\n"
 "  --max-output BYTES   cap on stdout+stderr (default: none)\n"
@@ -60,23 +60,28 @@ const char sl_cli_usage[] =
 "                       no-new-privs (serverless), with what they offer\n"
 "I/O and reporting:\n"
 "  --stdin FILE, --stdout FILE, --stderr FILE\n"
+"                       (--stdin-file, --stdout-file, --stderr-file: the\n"
+"                       predecessor's names)\n"
 "  --report FILE        write the JSON report to FILE\n"
 "  --report-fd N        write the JSON report to descriptor N\n"
-"  -v, --verbose        diagnostics on stderr\n"
+"  -v, --verbose        diagnostics on stderr, and a summary line at the end\n"
+"                       (--output-stats: the predecessor's name)\n"
 "  -q, --quiet          a sandbox that could not be set up, or a command not\n"
 "                       found, is told by the report alone (for programs\n"
 "                       that read it; errors in the options are still shown)\n"
 "  --features           what this host offers, one line per layer\n"
 "  --json               with --features: one JSON object\n"
-"  --help, --version\n"
+"  -h, --help, --version\n"
 "\n"
-"Exit status: the program's own; 128+S if killed by signal S; 124 wall\n"
-"timeout; 125 sandbox failure; 126 not executable; 127 not found.\n";
+"Exit status: the program's own; 128+S if killed by signal S (137 memory\n"
+"limit, 152 CPU limit, 153 output or file size limit, 159 blocked system\n"
+"call); 124 wall timeout; 125 sandbox failure; 126 not executable; 127 not\n"
+"found.\n";
 
 /* What only the command line says; the policy options are options.c's. */
 enum {
-	O_REPORT = 256, O_REPORTFD, O_FEATURES, O_JSON, O_HELP, O_VERSION,
-	O_PROFILE, O_SHOWPROFILE,
+	O_REPORT = 256, O_REPORTFD, O_FEATURES, O_JSON, O_VERSION,
+	O_PROFILE, O_SHOWPROFILE, O_PIPEIO,
 	O_POLICY = 1024, /* + the index in sl_policy_options */
 };
 
@@ -84,19 +89,21 @@ static const struct option cli_options[] = {
 	{ "report", required_argument, 0, O_REPORT },
 	{ "report-fd", required_argument, 0, O_REPORTFD },
 	{ "verbose", no_argument, 0, 'v' },
+	{ "output-stats", no_argument, 0, 'v' }, /* the predecessor's */
+	{ "pipe-io", no_argument, 0, O_PIPEIO },  /* the predecessor's */
+	{ "help", no_argument, 0, 'h' },
 	{ "quiet", no_argument, 0, 'q' },
 	{ "features", no_argument, 0, O_FEATURES },
 	{ "json", no_argument, 0, O_JSON },
 	{ "profile", required_argument, 0, O_PROFILE },
 	{ "show-profile", required_argument, 0, O_SHOWPROFILE },
-	{ "help", no_argument, 0, O_HELP },
 	{ "version", no_argument, 0, O_VERSION },
 };
 #define N_CLI (sizeof(cli_options) / sizeof(cli_options[0]))
 #define N_MAX 64
 
-/* getopt's table: ours, the policy's, and --allow (the original tool's
- * name of --rw). */
+/* getopt's table: ours, the policy's, and the names the tools before us
+ * gave the same options (--allow for --rw, --stdout-file for --stdout). */
 static void option_table(struct option *t)
 {
 	size_t n = 0;
@@ -106,8 +113,14 @@ static void option_table(struct option *t)
 		const struct sl_policy_option *o = &sl_policy_options[i];
 		t[n++] = (struct option){ o->name, o->value ? required_argument : no_argument, 0,
 					  O_POLICY + (int)i };
-		if (!strcmp(o->name, "rw"))
-			t[n++] = (struct option){ "allow", required_argument, 0, O_POLICY + (int)i };
+		static const char *const alias[][2] = {
+			{ "rw", "allow" }, { "stdin", "stdin-file" }, { "stdout", "stdout-file" },
+			{ "stderr", "stderr-file" },
+		};
+		for (size_t k = 0; k < sizeof(alias) / sizeof(alias[0]); k++)
+			if (!strcmp(o->name, alias[k][0]))
+				t[n++] = (struct option){ alias[k][1], required_argument, 0,
+							  O_POLICY + (int)i };
 	}
 	t[n] = (struct option){ 0, 0, 0, 0 };
 }
@@ -122,7 +135,7 @@ static int apply_profile(int argc, char **argv, const struct option *t, struct s
 	const char *prof = NULL;
 	int c;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+vq", t, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+vqh", t, NULL)) != -1) {
 		if (c != O_PROFILE)
 			continue;
 		if (prof)
@@ -157,7 +170,7 @@ int sl_cli_parse(int argc, char **argv, struct sl_cli *cli, char *err, size_t er
 		return -1;
 	optind = 1;
 	int c, li = -1;
-	while ((c = getopt_long(argc, argv, "+vq", t, &li)) != -1) {
+	while ((c = getopt_long(argc, argv, "+vqh", t, &li)) != -1) {
 		const char *a = optarg;
 		uint64_t v = 0;
 		if (c >= O_POLICY) {
@@ -189,7 +202,11 @@ int sl_cli_parse(int argc, char **argv, struct sl_cli *cli, char *err, size_t er
 		case O_FEATURES: cli->action = SL_CLI_FEATURES; break;
 		case O_JSON: cli->json = true; break;
 		case 'q': cli->quiet = true; break;
-		case O_HELP: cli->action = SL_CLI_HELP; break;
+		case 'h': cli->action = SL_CLI_HELP; break;
+		case O_PIPEIO:
+			FAIL("--pipe-io is the predecessor's option: sandlock relays the program's "
+			     "output itself where --max-output or a terminal needs it, and counts it "
+			     "in the report; leave it out");
 		case O_VERSION: cli->action = SL_CLI_VERSION; break;
 		case ':':
 			FAIL("option %s needs a value", argv[optind - 1]);

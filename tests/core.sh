@@ -11,6 +11,18 @@ ME=$(id -u)
 # ---- command line ----
 expect_status "help" 0 $S --help
 expect_status "version" 0 $S --version
+expect_status "-h is --help" 0 $S -h
+grep -q '^Usage: sandlock' "$WORK/out" && pass "-h prints the usage" || fail "-h: $(head -2 "$WORK/out")"
+# the predecessor's names: aliases where the meaning carries over, a
+# one-line pointer for the rest
+rm -f "$WORK/pred.out"
+echo in | $S --stdin-file /dev/stdin --stdout-file "$WORK/pred.out" --output-stats -- /bin/cat 2>"$WORK/pred.err"
+if [ "$(cat "$WORK/pred.out")" = in ] && grep -q '^sandlock: verdict ok' "$WORK/pred.err"; then
+	pass "--stdin-file, --stdout-file, --output-stats: the predecessor's names"
+else fail "predecessor's names: '$(cat "$WORK/pred.out")' $(cat "$WORK/pred.err")"; fi
+expect_status "--pipe-io: a pointer, 125" 125 $S --pipe-io -- /bin/true
+if [ "$(wc -l <"$WORK/err")" = 1 ] && grep -q 'max-output' "$WORK/err"; then pass "--pipe-io: one line that says what to do"
+else fail "--pipe-io: $(cat "$WORK/err")"; fi
 expect_status "features" 0 $S --features
 for layer in seccomp seccomp_notify landlock userns pdeathsig; do
 	if grep -q "^$layer: " "$WORK/out"; then pass "features lists $layer"; else fail "features lists $layer"; fi
@@ -82,6 +94,21 @@ expect_status "original command line" 0 $S $ORIG -- $PY -c 'print("hello")'
 SE=$(dirname "$S")/sandbox_exec
 expect_status "sandbox_exec name" 0 $SE $ORIG -- $PY -c 'print("hello")'
 if [ "$(cat "$WORK/out")" = hello ] && [ ! -s "$WORK/err" ]; then pass "silent by default"; else fail "silent by default: $(cat "$WORK/err")"; fi
+# as root the program runs as 65534: a submission only root may read is
+# named before the run, in one line (the run itself still fails on its own)
+if [ "$ME" = 0 ]; then
+	mkdir -p "$WORK/private"; printf 'print(1)\n' >"$WORK/private/s.py"
+	chmod 600 "$WORK/private/s.py"
+	$S -- $PY "$WORK/private/s.py" >/dev/null 2>"$WORK/priv.err"
+	if [ "$(grep -c '^sandlock: warning: the program runs as uid 65534, which cannot read' "$WORK/priv.err")" = 1 ]; then
+		pass "as root, an unreadable submission is named before the run"
+	else fail "unreadable submission: $(cat "$WORK/priv.err")"; fi
+	$S -q -- $PY "$WORK/private/s.py" >/dev/null 2>"$WORK/priv.err"
+	grep -q 'sandlock: warning' "$WORK/priv.err" && fail "-q: the warning printed" || pass "-q: no warning"
+	chmod 644 "$WORK/private/s.py"
+	$S -- $PY "$WORK/private/s.py" >/dev/null 2>"$WORK/priv.err"
+	[ -s "$WORK/priv.err" ] && fail "readable submission: $(cat "$WORK/priv.err")" || pass "a readable submission: no warning"
+fi
 # An honest program on the grader's terminal (the setup the tty attacks are
 # contained in): what is typed reaches its stdin, its output reaches the
 # terminal, and it sees pipes, not the terminal.

@@ -152,6 +152,24 @@ func submissionFiles(argv []string) []string {
 	return files
 }
 
+// absArgs makes the arguments that name files here (the submission,
+// "./prog") absolute: the program runs in out/, where a relative path would
+// name nothing. A bare command name is left to the PATH search.
+func absArgs(argv []string) []string {
+	out := append([]string(nil), argv...)
+	for i, a := range out {
+		if strings.HasPrefix(a, "-") || filepath.IsAbs(a) || (i == 0 && !strings.Contains(a, "/")) {
+			continue
+		}
+		if fi, err := os.Stat(a); err == nil && fi.Mode().IsRegular() {
+			if abs, err := filepath.Abs(a); err == nil {
+				out[i] = abs
+			}
+		}
+	}
+	return out
+}
+
 func existing(paths []string) []string {
 	var out []string
 	for _, p := range paths {
@@ -262,7 +280,7 @@ func Grade(ctx context.Context, c Config) (Summary, error) {
 		p.RO = append(p.RO, req)
 		p.RW = []string{out, "/dev/null"}
 	}
-	argv := append(append([]string(nil), c.Argv...), req, resp)
+	argv := append(absArgs(c.Argv), req, resp)
 	res, err := sandlock.Run(ctx, p, argv)
 	sum = Summary{
 		Verdict:        string(res.Verdict),

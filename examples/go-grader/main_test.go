@@ -158,6 +158,46 @@ func TestGraderEndToEnd(t *testing.T) {
 	}
 }
 
+func compact(m json.RawMessage) string {
+	var b bytes.Buffer
+	if json.Compact(&b, m) != nil {
+		return string(m)
+	}
+	return b.String()
+}
+
+func TestGraderRelativeSubmission(t *testing.T) {
+	// the submission named relative to the grader's directory, as a user
+	// types it: found, though the program runs in its own out/
+	g := newGrader(t, sandlockBinary(t))
+	cmd := exec.Command(os.Args[0], "-sandlock", g.bin, "-timeout", "20s", "--",
+		"/usr/bin/python3", filepath.Base(g.code))
+	cmd.Dir = filepath.Dir(g.code)
+	cmd.Env = append(os.Environ(), "GO_GRADER_RUN_MAIN=1")
+	cmd.Stdin = strings.NewReader(`{"a": 20, "b": 22}`)
+	out, err := cmd.Output()
+	var s Summary
+	if jerr := json.Unmarshal(out, &s); err != nil || jerr != nil || !s.Success ||
+		!strings.Contains(compact(s.Response), `"sum":42,`) {
+		t.Fatalf("%v %v %s", err, jerr, out)
+	}
+}
+
+func TestSampleSubmission(t *testing.T) {
+	// the README's example: the sample submission shipped with the grader
+	bin := sandlockBinary(t)
+	cmd := exec.Command(os.Args[0], "-sandlock", bin, "-timeout", "20s", "--",
+		"/usr/bin/python3", "submission.py")
+	cmd.Env = append(os.Environ(), "GO_GRADER_RUN_MAIN=1")
+	cmd.Stdin = strings.NewReader(`{"numbers": [1, 2, 3.5]}`)
+	out, err := cmd.Output()
+	var s Summary
+	if jerr := json.Unmarshal(out, &s); err != nil || jerr != nil || !s.Success ||
+		compact(s.Response) != `{"sum":6.5}` {
+		t.Fatalf("%v %v %s", err, jerr, out)
+	}
+}
+
 func TestGraderSubmissionFails(t *testing.T) {
 	g := newGrader(t, sandlockBinary(t))
 	code, s, _ := g.run(`{"mode": "fail"}`)

@@ -138,7 +138,7 @@ struct sandlock_policy {
 	uint64_t mem_mb;        /* memory the whole run holds at once, private and
 				 * shared (256); RLIMIT_DATA at it and RLIMIT_AS
 				 * max(4x, 16 GB), per process, as backstops */
-	uint64_t fsize_mb;      /* RLIMIT_FSIZE (10) */
+	uint64_t fsize_mb;      /* RLIMIT_FSIZE (10); see fsize_bytes */
 	uint64_t disk_mb;       /* what the run may store in its own file system:
 				 * the private /tmp, /dev/shm and, with
 				 * isolate_tmp, its scratch directory are one
@@ -208,6 +208,10 @@ struct sandlock_policy {
 	 * are violations; its own start is the sandbox's exec).  Other judges
 	 * ban execve after the first, too. */
 	bool no_exec;
+	/* RLIMIT_FSIZE in bytes, for limits that are not whole megabytes (a
+	 * judge's 10,000-byte output file); when not 0 it is used instead of
+	 * fsize_mb (0) */
+	uint64_t fsize_bytes;
 };
 
 SANDLOCK_API void sandlock_policy_init(struct sandlock_policy *p);
@@ -223,9 +227,10 @@ SANDLOCK_API int sandlock_policy_validate(const struct sandlock_policy *p, char 
 /*
  * Options by name: a long option of sandlock(1) that shapes a run, without
  * its dashes, with its value as the command line takes it (NULL for a
- * flag): ("mem", "256"), ("cpu", "0.5"), ("no-network", NULL),
- * ("ro", "/data").  Checked as the command line checks it; 0, or
- * SANDLOCK_EINVAL with one line in err.  Lists (env, ro, rw, ...) add.
+ * flag): ("mem", "256"), ("mem", "1.5G"), ("fsize", "10000B"), ("cpu",
+ * "0.5"), ("no-network", NULL), ("ro", "/data").  Checked as the command
+ * line checks it; 0, or SANDLOCK_EINVAL with one line in err.  Lists (env,
+ * ro, rw, ...) add.
  *
  * In --ro and --rw (and ro, rw here) the path "@workdir" is the program's
  * working directory: the workdir field, or the caller's.

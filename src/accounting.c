@@ -333,7 +333,7 @@ void sl_acct_start(struct sl_acct *a, const struct sandlock_policy *p, pid_t ses
 	a->in_pidns = in_pidns;
 	a->cpu_limit_us = p->cpu_ms * 1000;
 	a->mem_limit_kb = p->mem_mb * 1024;
-	a->fsize_limit = p->fsize_mb != 0;
+	a->fsize_limit = p->fsize_mb || p->fsize_bytes;
 	a->hz = sysconf(_SC_CLK_TCK);
 	if (a->hz <= 0)
 		a->hz = 100;

@@ -70,6 +70,60 @@ int sl_parse_seconds_ms(const char *s, uint64_t *ms)
 	return 0;
 }
 
+/* A size: a whole number in the option's own unit (megabytes, or bytes for
+ * --max-output), or a number with a unit, binary multiples: 10000B, 64k
+ * (64K, 64KB, 64KiB), 1.5M, 2G, 1T.  Fractions of a byte round up (a
+ * limit given is a limit).  Bytes in *out, at most max. */
+static int parse_size(const char *s, uint64_t unit, uint64_t max, uint64_t *out)
+{
+	static const struct { const char *sfx; unsigned shift; } units[] = {
+		{ "B", 0 }, { "k", 10 }, { "K", 10 }, { "KB", 10 }, { "KiB", 10 },
+		{ "M", 20 }, { "MB", 20 }, { "MiB", 20 }, { "G", 30 }, { "GB", 30 },
+		{ "GiB", 30 }, { "T", 40 }, { "TB", 40 }, { "TiB", 40 },
+	};
+	size_t digits = strspn(s, "0123456789");
+	size_t frac = s[digits] == '.' ? strspn(s + digits + 1, "0123456789") : 0;
+	const char *sfx = s + digits + (s[digits] == '.' ? 1 + frac : 0);
+	if (!digits || (s[digits] == '.' && !frac) || digits > 19 || frac > 9)
+		return -1;
+	unsigned shift = 0;
+	bool has_unit = *sfx != 0;
+	if (has_unit) {
+		size_t i = 0, n = sizeof(units) / sizeof(units[0]);
+		while (i < n && strcmp(sfx, units[i].sfx))
+			i++;
+		if (i == n)
+			return -1;
+		shift = units[i].shift;
+	} else if (s[digits] == '.') {
+		return -1; /* a fraction needs its unit */
+	}
+	char whole[24], part[16] = "";
+	memcpy(whole, s, digits);
+	whole[digits] = 0;
+	uint64_t w, f = 0, fscale = 1;
+	if (sl_parse_u64(whole, UINT64_MAX, &w) != 0)
+		return -1;
+	if (frac) {
+		memcpy(part, s + digits + 1, frac);
+		part[frac] = 0;
+		if (sl_parse_u64(part, UINT64_MAX, &f) != 0)
+			return -1;
+		for (size_t i = 0; i < frac; i++)
+			fscale *= 10;
+	}
+	uint64_t mult = has_unit ? 1ull << shift : unit;
+	if (w > max / mult)
+		return -1;
+	uint64_t bytes = w * mult;
+	/* f / fscale of the unit, rounded up: mult < 2^41 and f < 10^9 */
+	unsigned __int128 fb = ((unsigned __int128)f * mult + fscale - 1) / fscale;
+	if (fb > max - bytes)
+		return -1;
+	*out = bytes + (uint64_t)fb;
+	return 0;
+}
+
 static int parse_user(const char *s, struct sandlock_policy *p)
 {
 	char buf[64];
@@ -177,7 +231,7 @@ int sandlock_policy_set(struct sandlock_policy *p, const char *name, const char 
 		FAIL("option --%s needs a value", name);
 	if (!o->value && a)
 		FAIL("option --%s takes no value", name);
-	const uint64_t MB_MAX = (1ull << 43); /* 8 EB: still fits in bytes */
+	const uint64_t MB_MAX = (1ull << 43) - 1; /* 8 EB: still fits in bytes */
 	uint64_t v = 0;
 	int id = (int)(o - sl_policy_options);
 	switch (id) {
@@ -185,26 +239,40 @@ int sandlock_policy_set(struct sandlock_policy *p, const char *name, const char 
 		if (sl_parse_seconds_ms(a, &p->cpu_ms) != 0)
 			FAIL("invalid value for --cpu: '%s' (seconds, e.g. 2 or 0.5)", a);
 		break;
-	case P_MEM: case P_FSIZE: case P_NOFILE: case P_NPROC: case P_STACK: case P_MAXOUT: {
-		uint64_t max = (id == P_MEM || id == P_FSIZE || id == P_STACK) ? MB_MAX
-			     : id == P_NOFILE ? (1ull << 20)
-			     : id == P_NPROC ? (1ull << 22) : (1ull << 62);
+	case P_NOFILE: case P_NPROC: {
+		uint64_t max = id == P_NOFILE ? (1ull << 20) : (1ull << 22);
 		if (sl_parse_u64(a, max, &v) != 0)
 			FAIL("invalid value for --%s: '%s' (a whole number from 0 to %llu)",
 			     o->name, a, (unsigned long long)max);
-		uint64_t *f = id == P_MEM ? &p->mem_mb : id == P_FSIZE ? &p->fsize_mb
-			    : id == P_NOFILE ? &p->nofile : id == P_NPROC ? &p->nproc
-			    : id == P_STACK ? &p->stack_mb : &p->max_output;
-		*f = v;
+		*(id == P_NOFILE ? &p->nofile : &p->nproc) = v;
+		break;
+	}
+	case P_MAXOUT:
+		if (parse_size(a, 1, 1ull << 62, &p->max_output) != 0)
+			FAIL("invalid value for --max-output: '%s' (bytes, or a size such as 10k, "
+			     "1.5M, 2G)", a);
+		break;
+	case P_FSIZE:
+		if (parse_size(a, 1u << 20, MB_MAX << 20, &v) != 0)
+			FAIL("invalid value for --fsize: '%s' (megabytes, or a size such as "
+			     "10000B, 64k, 1.5M)", a);
+		/* whole megabytes stay in fsize_mb, as a caller of the
+		 * library sets it; anything else is exact in bytes */
+		p->fsize_mb = (v + (1u << 20) - 1) >> 20;
+		p->fsize_bytes = v % (1u << 20) ? v : 0;
+		break;
+	case P_MEM: case P_STACK: case P_DISK: {
+		uint64_t max = id == P_DISK ? (1ull << 22) : MB_MAX;
+		if (parse_size(a, 1u << 20, max << 20, &v) != 0 || (v & ((1u << 20) - 1)) ||
+		    (id == P_DISK && !v))
+			FAIL("invalid value for --%s: '%s' (whole megabytes%s: 256, or a size "
+			     "such as 512M, 1.5G)", o->name, a, id == P_DISK ? ", 1 or more" : "");
+		*(id == P_MEM ? &p->mem_mb : id == P_STACK ? &p->stack_mb : &p->disk_mb) = v >> 20;
 		break;
 	}
 	case P_TIMEOUT:
 		if (sl_parse_seconds_ms(a, &p->timeout_ms) != 0)
 			FAIL("invalid value for --timeout: '%s' (seconds, e.g. 2 or 0.5)", a);
-		break;
-	case P_DISK:
-		if (sl_parse_u64(a, 1ull << 22, &p->disk_mb) != 0 || !p->disk_mb)
-			FAIL("invalid value for --disk: '%s' (megabytes, from 1 to %llu)", a, 1ull << 22);
 		break;
 	case P_CGROUP:
 		if (!strcmp(a, "off"))

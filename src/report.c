@@ -99,11 +99,14 @@ int sandlock_report_json_buf(const struct sandlock_policy *p,
 			frac[i] = 0;
 		fprintf(f, ".%s", frac);
 	}
-	fprintf(f, ",\"mem_mb\":%llu,\"fsize_mb\":%llu,\"disk_mb\":%llu,"
+	/* fsize_mb rounded up where the limit is in bytes; fsize_bytes exact */
+	uint64_t fsize = p->fsize_bytes ? p->fsize_bytes : p->fsize_mb << 20;
+	fprintf(f, ",\"mem_mb\":%llu,\"fsize_mb\":%llu,\"fsize_bytes\":%llu,\"disk_mb\":%llu,"
 		   "\"nofile\":%llu,\"nproc\":%llu,\"stack_mb\":%llu,\"timeout_ms\":%llu,"
 		   "\"max_output\":%llu},",
 		(unsigned long long)p->mem_mb,
-		(unsigned long long)p->fsize_mb, (unsigned long long)p->disk_mb,
+		(unsigned long long)((fsize + (1u << 20) - 1) >> 20), (unsigned long long)fsize,
+		(unsigned long long)p->disk_mb,
 		(unsigned long long)p->nofile,
 		(unsigned long long)p->nproc, (unsigned long long)p->stack_mb,
 		(unsigned long long)p->timeout_ms, (unsigned long long)p->max_output);

@@ -61,8 +61,9 @@ void sl_rlimits_prepare(struct sl_run *run)
 		add(run, RLIMIT_DATA, mb(p->mem_mb), mb(p->mem_mb));
 		add(run, RLIMIT_AS, sl_as_limit(p->mem_mb), sl_as_limit(p->mem_mb));
 	}
-	if (p->fsize_mb)
-		add(run, RLIMIT_FSIZE, mb(p->fsize_mb), mb(p->fsize_mb));
+	uint64_t fsize = p->fsize_bytes ? p->fsize_bytes : mb(p->fsize_mb);
+	if (fsize)
+		add(run, RLIMIT_FSIZE, fsize, fsize);
 	/* processes: applied after the run has its own user namespace, so
 	 * that only the run's processes count (see sl_userns_own_count) */
 	run->set_nproc = p->nproc != 0;

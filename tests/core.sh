@@ -88,6 +88,14 @@ bad "uid pool garbage" $S --uid-pool 100 -- $RUN
 bad "require namespaces with --unshare off" $S --unshare off --require pidns -- $RUN
 bad "missing workdir" $S --workdir /nonexistent -- $RUN
 bad "missing stdin file" $S --stdin /nonexistent -- $RUN
+# sizes with units, strictly: whole megabytes where the limit is counted so
+for v in 100k 1.5M 10000B 1.5 1x 5MBB ' 5' 1.; do bad "--mem '$v'" $S --mem "$v" -- $RUN; done
+for v in 1.5 -1k 0x10 1e3 k; do bad "--fsize '$v'" $S --fsize "$v" -- $RUN; done
+bad "--max-output '1.5'" $S --max-output 1.5 -- $RUN
+bad "--disk 0" $S --disk 0 -- $RUN
+$S --mem 1.5G --fsize 10000B --max-output 10k --stack 16M --report "$WORK/units.json" -- /bin/true
+got=$($PY -c 'import json,sys; l=json.load(open(sys.argv[1]))["limits"]; print(l["mem_mb"], l["fsize_mb"], l["fsize_bytes"], l["max_output"], l["stack_mb"])' "$WORK/units.json")
+[ "$got" = "1536 1 10000 10240 16" ] && pass "sizes with units: 1.5G, 10000B, 10k, 16M" || fail "sizes with units: $got"
 
 # the original command line, under both names
 expect_status "original command line" 0 $S $ORIG -- $PY -c 'print("hello")'
@@ -258,6 +266,12 @@ for k in bss data; do
 done
 rm -f "$WORK/data" "$WORK/bss"
 verdict "sub-millisecond timeout is a timeout" wall_limit 124 --timeout 0.0004 -- /bin/sleep 5
+# a limit in bytes is exact: the file stops at 10,000 bytes
+mkdir -p "$WORK/fz"; chmod 777 "$WORK/fz"
+verdict "--fsize 10000B: file_size_limit" file_size_limit 153 --fsize 10000B -- /bin/dd if=/dev/zero of="$WORK/fz/f10k" bs=1000 count=20
+[ "$(stat -c %s "$WORK/fz/f10k" 2>/dev/null)" = 10000 ] && pass "--fsize 10000B: the file holds 10,000 bytes" ||
+	fail "--fsize 10000B: $(stat -c %s "$WORK/fz/f10k" 2>/dev/null) bytes"
+rm -rf "$WORK/fz"
 # --stdout F --stderr F is >F 2>&1, with and without the output relay
 for cap in "" "--max-output 100000"; do
 	rm -f "$WORK/both.txt"

@@ -70,6 +70,9 @@ type Policy struct {
 	CPUTime time.Duration
 	MemMB   int // --mem, megabytes
 	FsizeMB int // --fsize, megabytes (RLIMIT_FSIZE)
+	// FsizeBytes is --fsize exact to the byte (a 10,000-byte output file);
+	// when set it is used instead of FsizeMB.
+	FsizeBytes int64
 	// DiskMB is --disk: the run's private /tmp, /dev/shm and scratch
 	// directory are one tmpfs of this many megabytes (0: not passed; it
 	// needs a mount namespace, see the manual).
@@ -122,7 +125,7 @@ type Policy struct {
 	// (c, cpp, go, java, node, python, or a profile file's path with a
 	// '/'), for its "compile" or "run" step; the other fields change what
 	// it sets. "": none.
-	Profile string
+	Profile    string
 	BestEffort bool     // --best-effort: run with what a restricted host offers, reported
 	Require    []string // --require LAYER,... (run fails with 125 if absent)
 	Verbose    bool     // -v: sandbox diagnostics on stderr
@@ -204,7 +207,8 @@ func (v *Verdict) UnmarshalJSON(b []byte) error {
 type Limits struct {
 	CPUSeconds float64 `json:"cpu_s"` // 0.5 for --cpu 0.5
 	MemMB      int64   `json:"mem_mb"`
-	FsizeMB    int64   `json:"fsize_mb"`
+	FsizeMB    int64   `json:"fsize_mb"` // rounded up
+	FsizeBytes int64   `json:"fsize_bytes"`
 	DiskMB     int64   `json:"disk_mb"`
 	Nofile     int64   `json:"nofile"`
 	Nproc      int64   `json:"nproc"`
@@ -359,6 +363,18 @@ func (p Policy) Args(argv []string) ([]string, error) {
 			return nil, err
 		}
 		args = append(args, a...)
+	}
+	if p.FsizeBytes < 0 {
+		return nil, newErr(ErrInvalidPolicy, nil, "negative FsizeBytes")
+	}
+	if p.FsizeBytes > 0 {
+		for i := range args { // FsizeBytes wins over FsizeMB
+			if args[i] == "--fsize" {
+				args = append(args[:i], args[i+2:]...)
+				break
+			}
+		}
+		args = append(args, "--fsize", strconv.FormatInt(p.FsizeBytes, 10)+"B")
 	}
 	if p.DiskMB < 0 {
 		return nil, newErr(ErrInvalidPolicy, nil, "negative DiskMB")

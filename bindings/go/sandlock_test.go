@@ -157,6 +157,27 @@ func TestProfile(t *testing.T) {
 	}
 }
 
+func TestFsizeBytes(t *testing.T) {
+	// a limit exact to the byte: the file stops at 10,000 bytes
+	d, err := os.MkdirTemp("", "sandlock-fsize-") // the sandbox's uid writes here
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(d)
+	os.Chmod(d, 0o777)
+	f := filepath.Join(d, "f")
+	res, err := run(t, Policy{FsizeMB: 2, FsizeBytes: 10000}, "/bin/dd", "if=/dev/zero", "of="+f,
+		"bs=1000", "count=20")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fi, serr := os.Stat(f)
+	if res.Verdict != VerdictFileSizeLimit || serr != nil || fi.Size() != 10000 ||
+		res.Limits.FsizeBytes != 10000 {
+		t.Fatalf("got %s, %v", show(res), serr)
+	}
+}
+
 func TestBlockedForkErrno(t *testing.T) {
 	// With --violation errno the call fails instead, and Python raises.
 	res, err := run(t, Policy{NoFork: true, Violation: "errno"}, "/usr/bin/python3", "-c",

@@ -136,6 +136,8 @@ class Policy:
     cpu: Optional[float] = None  #: --cpu, seconds of CPU time of the whole run (0.5 allowed)
     mem_mb: Optional[int] = None  #: --mem
     fsize_mb: Optional[int] = None  #: --fsize
+    #: --fsize exact to the byte (a 10,000-byte output file); used instead of fsize_mb
+    fsize_bytes: Optional[int] = None
     #: --disk: the private /tmp, /dev/shm and scratch directory as one tmpfs of this many MB
     disk_mb: Optional[int] = None
     #: --cgroup: a cgroup v2 directory delegated to this user, under which each
@@ -231,6 +233,14 @@ class Policy:
             if isinstance(v, bool) or not isinstance(v, int) or v < 0:
                 raise PolicyError(f"{opt}: {v!r} is not a non-negative integer")
             out += [opt, str(v)]
+        if self.fsize_bytes is not None:
+            if isinstance(self.fsize_bytes, bool) or not isinstance(self.fsize_bytes, int) \
+                    or self.fsize_bytes < 0:
+                raise PolicyError(f"--fsize: {self.fsize_bytes!r} is not a non-negative number of bytes")
+            if "--fsize" in out:
+                i = out.index("--fsize")
+                del out[i:i + 2]
+            out += ["--fsize", f"{self.fsize_bytes}B"]
         if self.timeout is not None:
             if isinstance(self.timeout, bool) or not isinstance(self.timeout, (int, float)) \
                     or not self.timeout > 0 or self.timeout == float("inf"):

@@ -138,6 +138,20 @@ class RealBinaryTest(unittest.TestCase):
         self.assertIs(r.verdict, Verdict.OK, r)
         self.assertEqual(r.limits.get("cpu_s"), 1, r)
 
+    def test_fsize_bytes(self):
+        # a limit exact to the byte: the file stops at 10,000 bytes
+        d = tempfile.mkdtemp()
+        os.chmod(d, 0o777)
+        try:
+            f = os.path.join(d, "f")
+            r = self.run_sb(["/bin/dd", "if=/dev/zero", "of=" + f, "bs=1000", "count=20"],
+                            fsize_bytes=10000, capture_output=True)
+            self.assertIs(r.verdict, Verdict.FILE_SIZE_LIMIT, r)
+            self.assertEqual(os.path.getsize(f), 10000)
+            self.assertEqual(r.limits.get("fsize_bytes"), 10000, r)
+        finally:
+            shutil.rmtree(d)
+
     def test_output_limit_and_capture(self):
         r = self.run_sb(["/bin/sh", "-c", "while :; do echo 0123456789; done"],
                         max_output=1000, capture_output=True)
@@ -456,6 +470,7 @@ class NoBinaryTest(unittest.TestCase):
         self.assertEqual(Policy(cpu=0.5).args(["t"])[3:5], ["--cpu", "0.5"])
         self.assertEqual(Policy(cpu=0.0004).args(["t"])[3:5], ["--cpu", "0.001"])
         self.assertEqual(Policy(disk_mb=5).args(["t"])[3:5], ["--disk", "5"])
+        self.assertEqual(Policy(fsize_mb=2, fsize_bytes=10000).args(["t"])[3:5], ["--fsize", "10000B"])
         self.assertEqual(Policy(cgroup="/sys/fs/cgroup/x").args(["t"])[3:5],
                          ["--cgroup", "/sys/fs/cgroup/x"])
         for bad in (dict(cgroup="rel"), dict(disk_mb=0), dict(disk_mb=-1), dict(disk_mb=True), dict(cpu=-1), dict(cpu="1"), dict(cpu=float("nan")), dict(timeout=0), dict(env=["NOEQ"]),

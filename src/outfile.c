@@ -143,6 +143,15 @@ int sl_outfile_place(struct sl_outfile *o, int64_t size)
 {
 	if (o->dir < 0 || o->placed)
 		return 0;
+	if (!o->anonymous) {
+		/* our name must still be our file, or what we hold is copied */
+		struct stat a, b;
+		if (fstatat(o->dir, o->tmp, &b, AT_SYMLINK_NOFOLLOW) != 0 || fstat(o->fd, &a) != 0 ||
+		    a.st_dev != b.st_dev || a.st_ino != b.st_ino) {
+			if (copy_out(o) != 0)
+				return -1;
+		}
+	}
 	if (size >= 0)
 		ftruncate(o->fd, size);
 	if (o->keep_owner && (fchown(o->fd, o->uid, o->gid) == 0 || geteuid() != 0))
@@ -162,13 +171,6 @@ int sl_outfile_place(struct sl_outfile *o, int64_t size)
 		}
 		if (r != 0)
 			return -1;
-	} else {
-		struct stat a, b;
-		if (fstatat(o->dir, o->tmp, &b, AT_SYMLINK_NOFOLLOW) != 0 || fstat(o->fd, &a) != 0 ||
-		    a.st_dev != b.st_dev || a.st_ino != b.st_ino) {
-			if (copy_out(o) != 0)
-				return -1;
-		}
 	}
 	if (renameat(o->dir, o->tmp, o->dir, o->base) != 0) {
 		int e = errno;

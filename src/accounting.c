@@ -433,6 +433,18 @@ bool sl_acct_sample(struct sl_acct *a, bool force)
 	return a->over_cpu || a->over_mem || a->over_fsize;
 }
 
+void sl_acct_tmpfs(struct sl_acct *a, int fd)
+{
+	if (fd < 0)
+		return;
+	struct statfs st;
+	if (a->tmpfs_fd < 0 && a->tmpfs_dir && fstatfs(fd, &st) == 0 && st.f_type == TMPFS_MAGIC) {
+		a->tmpfs_fd = fd;
+		return;
+	}
+	close(fd);
+}
+
 void sl_acct_charge(struct sl_acct *a, uint64_t total_us)
 {
 	a->charged_us = total_us;

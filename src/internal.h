@@ -221,6 +221,9 @@ struct sl_run {
 	volatile int fail_step;
 	volatile int fail_errno;
 	volatile int listener_fd;
+	/* the run's tmpfs, opened by the child into our table once mounted
+	 * (-1: none): what it holds counts, however short the run */
+	volatile int tmpfs_fd;
 	volatile int exec_errno;
 	int setup_done;          /* futex: exec called or failed (pid ns) */
 	int ns_status;           /* the program's wait status, from our init */
@@ -335,6 +338,8 @@ void sl_acct_start(struct sl_acct *a, const struct sandlock_policy *p, pid_t ses
 int sl_acct_timeout_ms(const struct sl_acct *a); /* until the next sample, -1 none */
 bool sl_acct_sample(struct sl_acct *a, bool force); /* true: a limit is passed */
 void sl_acct_finish(struct sl_acct *a, struct sandlock_result *res);
+/* The run's tmpfs, held from its mount on (the accounting closes it) */
+void sl_acct_tmpfs(struct sl_acct *a, int fd);
 /* CPU the supervisor spent on the run's requests, counted as the run's */
 void sl_acct_charge(struct sl_acct *a, uint64_t total_us);
 
@@ -380,7 +385,7 @@ int sl_landlock_apply(const struct sl_run *run); /* child */
 
 /* namespaces.c */
 int sl_namespaces_prepare(struct sl_run *run, struct sandlock_result *res);
-int sl_namespaces_apply(const struct sl_run *run); /* child */
+int sl_namespaces_apply(const struct sl_run *run, volatile int *tmpfs_fd); /* child */
 void sl_userns_own_count(struct sl_run *run); /* child */
 void sl_namespaces_parent_maps(struct sl_run *run, pid_t pid);
 enum sandlock_unshare sl_unshare_mode(const struct sandlock_policy *p);

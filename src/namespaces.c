@@ -293,7 +293,7 @@ SL_CHILD void sl_userns_own_count(struct sl_run *run)
 }
 
 /* In the child, already inside the new namespaces. */
-SL_CHILD int sl_namespaces_apply(const struct sl_run *run)
+SL_CHILD int sl_namespaces_apply(const struct sl_run *run, volatile int *tmpfs_fd)
 {
 	if (!run->clone_ns_flags)
 		return 0;
@@ -384,6 +384,11 @@ SL_CHILD int sl_namespaces_apply(const struct sl_run *run)
 		struct stat st;
 		if (stat("/dev/shm", &st) == 0 && shm_in_tmp(have_tmp, opts) != 0)
 			return -1;
+		/* into the supervisor's table while we share it: the tmpfs
+		 * stays countable after the run's last process, whose mount
+		 * namespace goes with it, even if no sample saw it mounted */
+		if (run->fd_mode != SL_FD_PRIVATE)
+			*tmpfs_fd = open(have_tmp ? "/tmp" : "/dev/shm", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	}
 	return 0;
 }

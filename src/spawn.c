@@ -272,7 +272,7 @@ SL_CHILD static int child_main(void *arg)
 		fail(run, SL_STEP_NO_NEW_PRIVS);
 	if (sl_rlimits_apply(run) != 0)
 		fail(run, SL_STEP_RLIMITS);
-	if (sl_namespaces_apply(run) != 0)
+	if (sl_namespaces_apply(run, &run->tmpfs_fd) != 0)
 		fail(run, SL_STEP_MOUNTS);
 	if (run->in_pidns)
 		become_init(run);

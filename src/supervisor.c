@@ -257,6 +257,9 @@ static void release_run(struct sl_run *run)
 	free(run->filter_copy);
 	sl_spawn_release(run);
 	run->filter_copy = NULL;
+	if (run->tmpfs_fd >= 0)
+		close(run->tmpfs_fd);
+	run->tmpfs_fd = -1;
 	sl_lifeline_stop(run);
 	sl_cgroup_remove(&run->cg);
 	sl_scratch_remove(run);
@@ -433,6 +436,9 @@ static pid_t spawn_with_fallbacks(struct sl_run *run, const struct sandlock_feat
 		}
 		run->ns_errno = pid < 0 ? spawn_errno : run->fail_errno;
 		unsigned before = res->layers;
+		if (run->tmpfs_fd >= 0) /* of the first try's mount, if any */
+			close(run->tmpfs_fd);
+		run->tmpfs_fd = -1;
 		sl_spawn_release(run);
 		sl_namespaces_disable(run, res);
 		run->ns_dropped = before & ~res->layers;
@@ -534,6 +540,8 @@ static int wait_loop(const struct sandlock_policy *p, struct sl_run *run, pid_t 
 	/* a program under another uid than ours cannot leave its cgroup */
 	sl_acct_start(&acct, p, pid, run->in_pidns, run->mount_tmp, &run->cg,
 		      run->drop_privs && run->uid != 0);
+	sl_acct_tmpfs(&acct, run->tmpfs_fd);
+	run->tmpfs_fd = -1;
 	struct sl_notify_state nstate = { .mem_refused = false, .run = run };
 	int st = 0;
 	struct rusage ru;
@@ -675,6 +683,7 @@ int sandlock_run(const struct sandlock_policy *p, char *const argv[],
 	run.argv = argv;
 	run.landlock_fd = -1;
 	run.listener_fd = -1;
+	run.tmpfs_fd = -1;
 	for (int i = 0; i < 3; i++)
 		run.stdio[i] = -1;
 	for (int i = 0; i < 3; i++)

@@ -212,6 +212,13 @@ struct sl_acct_walk {
 	bool xfsz;
 };
 
+/* A pid namespace's init is ours (a copy of the supervisor that reaps):
+ * what it holds is the sandbox's footprint, not the run's. */
+static bool holds_for_run(const struct sl_acct *a, pid_t pid)
+{
+	return !(a->in_pidns && pid == a->session);
+}
+
 /* Add pid if it is the run's and new; it is then walked in its turn. */
 static void add(struct sl_acct *a, pid_t pid)
 {
@@ -227,9 +234,7 @@ static void add(struct sl_acct *a, pid_t pid)
 	w->pid[w->n] = pid;
 	w->threads[w->n++] = s.threads;
 	w->cpu_us += proc_cpu_us(pid, &s, a->hz);
-	/* a pid namespace's init is ours (a copy of the supervisor that
-	 * reaps): what it holds is the sandbox's footprint, not the run's */
-	if (!(a->in_pidns && pid == a->session))
+	if (holds_for_run(a, pid))
 		w->mem_kb += resident_kb(pid, &w->xfsz);
 }
 
@@ -387,7 +392,7 @@ bool sl_acct_sample(struct sl_acct *a, bool force)
 		struct sl_acct_walk *w = a->walk;
 		mem = files_kb;
 		for (int i = 0; i < w->n; i++)
-			if (!(a->in_pidns && w->pid[i] == a->session))
+			if (holds_for_run(a, w->pid[i]))
 				mem += share_kb(w->pid[i]);
 	}
 	/* what the samples saw decides, unless the cgroup holds it all */

@@ -110,18 +110,16 @@ static void option_table(struct option *t)
 	size_t n = 0;
 	for (; n < N_CLI; n++)
 		t[n] = cli_options[n];
-	for (size_t i = 0; sl_policy_options[i].name && n < N_MAX - 2; i++) {
+	for (size_t i = 0; sl_policy_options[i].name && n < N_MAX - 1; i++) {
 		const struct sl_policy_option *o = &sl_policy_options[i];
 		t[n++] = (struct option){ o->name, o->value ? required_argument : no_argument, 0,
 					  O_POLICY + (int)i };
-		static const char *const alias[][2] = {
-			{ "rw", "allow" }, { "stdin", "stdin-file" }, { "stdout", "stdout-file" },
-			{ "stderr", "stderr-file" },
-		};
-		for (size_t k = 0; k < sizeof(alias) / sizeof(alias[0]); k++)
-			if (!strcmp(o->name, alias[k][0]))
-				t[n++] = (struct option){ alias[k][1], required_argument, 0,
-							  O_POLICY + (int)i };
+	}
+	for (size_t i = 0; sl_policy_aliases[i][0] && n < N_MAX - 1; i++) {
+		const struct sl_policy_option *o = sl_policy_option(sl_policy_aliases[i][1]);
+		t[n++] = (struct option){ sl_policy_aliases[i][0],
+					  o->value ? required_argument : no_argument, 0,
+					  O_POLICY + (int)(o - sl_policy_options) };
 	}
 	t[n] = (struct option){ 0, 0, 0, 0 };
 }

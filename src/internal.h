@@ -350,6 +350,7 @@ struct sl_policy_option {
 	bool in_profile; /* may be set by a profile */
 };
 extern const struct sl_policy_option sl_policy_options[];
+extern const char *const sl_policy_aliases[][2]; /* { alias, option }, NULL-ended */
 const struct sl_policy_option *sl_policy_option(const char *name);
 int sl_parse_u64(const char *s, uint64_t max, uint64_t *out);
 int sl_parse_seconds_ms(const char *s, uint64_t *ms);

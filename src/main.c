@@ -24,6 +24,7 @@ static void warn_unreadable(const struct sandlock_policy *p, char *const *argv)
 	uid_t uid = p->uid_pool_first ? p->uid_pool_first : p->uid;
 	gid_t gid = p->uid_pool_first ? (gid_t)p->uid_pool_first : p->gid;
 	const char *bad = NULL, *what = NULL;
+	int e = 0;
 	char path[4096];
 	/* the kernel's own check, as that uid: a non-zero fsuid also drops
 	 * the capabilities that would override it */
@@ -43,14 +44,14 @@ static void warn_unreadable(const struct sandlock_policy *p, char *const *argv)
 		bool file = stat(path, &st) == 0 && S_ISREG(st.st_mode);
 		syscall(SYS_setfsuid, uid);
 		if (file && faccessat(AT_FDCWD, path, i ? R_OK : X_OK, AT_EACCESS) != 0)
-			bad = a, what = i ? "read" : "execute";
+			bad = a, what = i ? "read" : "execute", e = errno;
 	}
 	syscall(SYS_setfsuid, 0);
 	syscall(SYS_setfsgid, 0);
 	if (bad)
 		fprintf(stderr, "sandlock: warning: the program runs as uid %u, which cannot %s %s "
 				"(%s); give it access, or choose its identity with --user\n",
-			(unsigned)uid, what, bad, strerror(errno));
+			(unsigned)uid, what, bad, strerror(e));
 }
 
 static int die(const char *msg)

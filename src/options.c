@@ -203,16 +203,17 @@ const struct sl_policy_option sl_policy_options[] = {
 	{ NULL, false, false },
 };
 
+/* Names the tools before us gave the same options: alias, option. */
+const char *const sl_policy_aliases[][2] = {
+	{ "allow", "rw" }, { "stdin-file", "stdin" }, { "stdout-file", "stdout" },
+	{ "stderr-file", "stderr" }, { NULL, NULL },
+};
+
 const struct sl_policy_option *sl_policy_option(const char *name)
 {
-	/* names of the tools before us, where the meaning is the same */
-	static const char *const alias[][2] = {
-		{ "allow", "rw" }, { "stdin-file", "stdin" }, { "stdout-file", "stdout" },
-		{ "stderr-file", "stderr" },
-	};
-	for (size_t i = 0; i < sizeof(alias) / sizeof(alias[0]); i++)
-		if (!strcmp(name, alias[i][0]))
-			name = alias[i][1];
+	for (size_t i = 0; sl_policy_aliases[i][0]; i++)
+		if (!strcmp(name, sl_policy_aliases[i][0]))
+			name = sl_policy_aliases[i][1];
 	for (const struct sl_policy_option *o = sl_policy_options; o->name; o++)
 		if (!strcmp(o->name, name))
 			return o;

@@ -124,10 +124,14 @@ elif no_ll:
            "--best-effort --landlock where Landlock is missing: runs, landlock in missing",
            f"{p.returncode} missing {r3.get('missing')!r} stderr {p.stderr[:200]!r}")
 else:
+    # the same setup runs an honest program: the containment is Landlock's
+    h = subprocess.run(sandbox("--landlock", "--workdir", box, "--", PY, "-c", "print('honest')"),
+                       capture_output=True, timeout=60)
     result(bare.stdout == open(secret).read().encode() and not leaked and p.returncode != 0
-           and r3.get("layers", {}).get("landlock") is True,
-           "--landlock: a file the program reads bare is out of reach",
-           f"bare {bare.stdout!r}, sandboxed {p.returncode} {p.stdout[:80]!r} {r3.get('layers')}")
+           and r3.get("layers", {}).get("landlock") is True and h.stdout == b"honest\n",
+           "--landlock: a file the program reads bare is out of reach (an honest one runs)",
+           f"bare {bare.stdout!r}, sandboxed {p.returncode} {p.stdout[:80]!r} {r3.get('layers')}, "
+           f"honest {h.returncode} {h.stdout!r}")
 
 # a run that may fork: namespaces where the host has them, else the watchdog
 rep2 = os.path.join(WORK, "r2.json")

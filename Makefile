@@ -13,13 +13,13 @@ SECCOMP_LIBS := $(shell $(PKG_CONFIG) --libs libseccomp 2>/dev/null)
 
 LIB_SRC := policy.c options.c profiles.c rlimits.c accounting.c cgroup.c elf.c environ.c privileges.c seccomp.c landlock.c \
 	   namespaces.c scratch.c spawn.c supervisor.c report.c features.c \
-	   lifeline.c uidpool.c relay.c outfile.c
-LIB_OBJ := $(addprefix $(BUILD)/,$(LIB_SRC:.c=.o)) $(BUILD)/seccomp_filters.o
+	   lifeline.c uidpool.c relay.c outfile.c guard.c guard_node.c
+LIB_OBJ := $(addprefix $(BUILD)/,$(LIB_SRC:.c=.o)) $(BUILD)/seccomp_filters.o $(BUILD)/guard_blobs.o
 PIC_OBJ := $(LIB_OBJ:.o=.pic.o)
 VERSION := $(shell sed -n 's/^\#define SANDLOCK_VERSION_STRING "\(.*\)"/\1/p' include/sandlock.h)
 
 all: $(BUILD)/sandlock $(BUILD)/sandbox_exec $(BUILD)/libsandlock.a \
-     $(BUILD)/libsandlock.so $(BUILD)/sandlock.pc
+     $(BUILD)/libsandlock.so $(BUILD)/sandlock.pc $(BUILD)/sandlock-scan
 
 deps:
 	@$(PKG_CONFIG) --exists libseccomp || { echo "error: libseccomp not found: install the Debian package libseccomp-dev (and pkg-config)" >&2; exit 1; }
@@ -42,6 +42,25 @@ $(BUILD)/seccomp_filters.o: $(BUILD)/seccomp_filters.c
 	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS_ALL) -c $< -o $@
 $(BUILD)/seccomp_filters.pic.o: $(BUILD)/seccomp_filters.c
 	$(CC) $(WARN) $(CFLAGS) -fPIC -fvisibility=hidden $(CPPFLAGS_ALL) -c $< -o $@
+
+# The guards' payloads (guard.c): the preload library is built without the
+# sanitizers (it is loaded into programs that have none), then carried in
+# the library with the Python guard's source.
+PRELOAD_SRC := $(wildcard src/preload/*.c)
+PRELOAD_CFLAGS ?= -O2 -g
+$(BUILD)/libsandlock-preload.so: $(PRELOAD_SRC) $(wildcard src/preload/*.h) | $(BUILD)/.dir
+	$(CC) $(WARN) $(PRELOAD_CFLAGS) -fPIC -shared -fvisibility=hidden -D_GNU_SOURCE -Isrc/preload \
+		$(PRELOAD_SRC) -o $@ -ldl
+$(BUILD)/guard_blobs.o $(BUILD)/guard_blobs.pic.o: src/guard_blobs.S src/guard/python_guard.py \
+		$(BUILD)/libsandlock-preload.so
+	$(CC) -c -DPYTHON_GUARD='"src/guard/python_guard.py"' \
+		-DPRELOAD_SO='"$(BUILD)/libsandlock-preload.so"' $< -o $@
+$(BUILD)/guard.o $(BUILD)/guard.pic.o $(BUILD)/guard_node.o $(BUILD)/guard_node.pic.o: src/guard_node.h
+
+# The source scanner, a tool of its own (sandlock-scan(1)).
+SCAN_SRC := $(wildcard src/scan/*.c)
+$(BUILD)/sandlock-scan: $(SCAN_SRC) $(wildcard src/scan/*.h) | $(BUILD)/.dir
+	$(CC) $(WARN) $(CFLAGS) -D_GNU_SOURCE -Isrc/scan $(SCAN_SRC) -o $@ $(LDFLAGS)
 
 $(BUILD)/libsandlock.a: $(LIB_OBJ)
 	rm -f $@ && ar rcs $@ $^
@@ -98,6 +117,8 @@ install: all
 		$(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/share/man/man1 \
 		$(DESTDIR)$(PREFIX)/share/man/man3
 	install -m 0755 $(BUILD)/sandlock $(DESTDIR)$(PREFIX)/bin/sandlock
+	install -m 0755 $(BUILD)/sandlock-scan $(DESTDIR)$(PREFIX)/bin/sandlock-scan
+	install -m 0644 man/sandlock-scan.1 $(DESTDIR)$(PREFIX)/share/man/man1/sandlock-scan.1
 	ln -f $(DESTDIR)$(PREFIX)/bin/sandlock $(DESTDIR)$(PREFIX)/bin/sandbox_exec
 	install -m 0644 include/sandlock.h $(DESTDIR)$(PREFIX)/include/sandlock.h
 	install -m 0644 $(BUILD)/libsandlock.a $(DESTDIR)$(PREFIX)/lib/libsandlock.a
@@ -113,6 +134,7 @@ install: all
 # What install put there, and nothing else.
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/sandlock $(DESTDIR)$(PREFIX)/bin/sandbox_exec \
+		$(DESTDIR)$(PREFIX)/bin/sandlock-scan $(DESTDIR)$(PREFIX)/share/man/man1/sandlock-scan.1 \
 		$(DESTDIR)$(PREFIX)/include/sandlock.h $(DESTDIR)$(PREFIX)/lib/libsandlock.a \
 		$(DESTDIR)$(PREFIX)/lib/libsandlock.so.0 $(DESTDIR)$(PREFIX)/lib/libsandlock.so \
 		$(DESTDIR)$(PREFIX)/lib/pkgconfig/sandlock.pc \

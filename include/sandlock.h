@@ -101,7 +101,13 @@ enum sandlock_layer {
 	/* a process of the supervisor's that kills the run if the supervisor
 	 * dies, where no parent-death signal or pid namespace does it */
 	SANDLOCK_LAYER_WATCHDOG = 1u << 17,
-	SANDLOCK_LAYER_COUNT = 18
+	/* Language-level guards, for hosts that give no kernel layer
+	 * (serverless): they run inside the program's own process, so a
+	 * program can defeat them; each is labelled in docs/guards.md. */
+	SANDLOCK_LAYER_GUARD_PYTHON = 1u << 18,  /* CPython audit hook */
+	SANDLOCK_LAYER_GUARD_NODE = 1u << 19,    /* Node.js permission model */
+	SANDLOCK_LAYER_PRELOAD = 1u << 20,       /* LD_PRELOAD libc hooks */
+	SANDLOCK_LAYER_COUNT = 21
 };
 /* Name of one layer bit ("seccomp", "landlock", ...), NULL if unknown. */
 SANDLOCK_API const char *sandlock_layer_name(unsigned layer_bit);
@@ -115,6 +121,19 @@ SANDLOCK_API unsigned sandlock_layer_from_name(const char *name);
 enum sandlock_unshare { SANDLOCK_UNSHARE_AUTO, SANDLOCK_UNSHARE_ON, SANDLOCK_UNSHARE_OFF,
 			SANDLOCK_UNSHARE_DEFAULT };
 enum sandlock_violation { SANDLOCK_VIOLATION_KILL, SANDLOCK_VIOLATION_ERRNO };
+
+/* A guard inside the program, added to the kernel's layers (see
+ * docs/guards.md): python (a CPython audit hook installed before the
+ * program's code), node (Node.js's permission model), preload (libc's
+ * wrappers hooked by LD_PRELOAD, for dynamically linked programs).  auto:
+ * the one that fits the command (a Python or Node interpreter, else a
+ * dynamically linked program), none where none fits (named in the report's
+ * missing).  A guard confines files to the rules --landlock would use
+ * (its defaults, or ro/rw), refuses sockets under no_network, and refuses
+ * starting other programs; its refusals are errors the program sees, not
+ * verdicts (the program could forge them). */
+enum sandlock_guard { SANDLOCK_GUARD_NONE, SANDLOCK_GUARD_AUTO, SANDLOCK_GUARD_PYTHON,
+		      SANDLOCK_GUARD_NODE, SANDLOCK_GUARD_PRELOAD };
 
 /*
  * A policy.  sandlock_policy_init() sets the original tool's defaults:
@@ -212,6 +231,10 @@ struct sandlock_policy {
 	 * judge's 10,000-byte output file); when not 0 it is used instead of
 	 * fsize_mb (0) */
 	uint64_t fsize_bytes;
+	/* A guard inside the program (SANDLOCK_GUARD_NONE); an explicit one
+	 * that cannot be had (the command is not that interpreter, a Node
+	 * without a permission model) fails the run unless best_effort. */
+	enum sandlock_guard guard;
 };
 
 SANDLOCK_API void sandlock_policy_init(struct sandlock_policy *p);

@@ -157,3 +157,27 @@ int sl_exec_paths_prepare(struct sl_run *run, char **storage)
 	}
 	return 0;
 }
+
+int sl_environ_set(char ***envp, const char *name, const char *value)
+{
+	size_t n = 0;
+	while ((*envp)[n])
+		n++;
+	char **v = realloc(*envp, (n + 2) * sizeof(*v));
+	if (!v)
+		return -1;
+	*envp = v;
+	return put_var(v, &n, name, value);
+}
+
+void sl_environ_unset(char **v, const char *name)
+{
+	size_t len = strlen(name), j = 0;
+	for (size_t i = 0; v[i]; i++) {
+		if (name_len(v[i]) == len && !strncmp(v[i], name, len))
+			free(v[i]);
+		else
+			v[j++] = v[i];
+	}
+	v[j] = NULL;
+}

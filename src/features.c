@@ -279,6 +279,14 @@ static void probe_run(struct sandlock_features *f)
 	}
 	set_state(f, SANDLOCK_LAYER_RLIMITS | SANDLOCK_LAYER_PRIVDROP |
 		  SANDLOCK_LAYER_ISOLATE_TMP | SANDLOCK_LAYER_WATCHDOG, SANDLOCK_AVAILABLE, "");
+	/* the guards depend on the command, not the host: a run says whether
+	 * one fitted; here, what each is worth */
+	set_state(f, SANDLOCK_LAYER_GUARD_PYTHON, SANDLOCK_AVAILABLE,
+		  "Python 3.8+: an audit hook, not a security boundary");
+	set_state(f, SANDLOCK_LAYER_GUARD_NODE, SANDLOCK_AVAILABLE,
+		  "Node.js 20.16+/22.3+: its permission model; no network rules");
+	set_state(f, SANDLOCK_LAYER_PRELOAD, SANDLOCK_AVAILABLE,
+		  "dynamically linked programs; raw syscalls and static binaries bypass it");
 }
 
 void sl_probe_features(struct sandlock_features *f, bool full)
@@ -362,6 +370,8 @@ void sandlock_print_features(const struct sandlock_features *f, int fd)
 		if (f->state[i] == SANDLOCK_AVAILABLE) {
 			if (bit == SANDLOCK_LAYER_LANDLOCK)
 				dprintf(fd, "%s: available (ABI %d)\n", name, f->landlock_abi);
+			else if (f->why[i][0])
+				dprintf(fd, "%s: available (%s)\n", name, f->why[i]);
 			else
 				dprintf(fd, "%s: available\n", name);
 			continue;

@@ -192,6 +192,12 @@ struct sl_run {
 	const char *keep[SL_MAX_KEEP]; /* paths under /tmp bound back */
 	int n_keep;
 
+	/* a guard inside the program (guard.c) */
+	char **guard_argv;       /* the command as the guard runs it; NULL */
+	bool guard_argv_owned;   /* its words are its own (else the caller's) */
+	int preload_fd;          /* the preload library's memfd, the program's
+				    fd 3; -1: none */
+
 	/* Landlock */
 	int landlock_fd;         /* -1: none */
 	bool hide_scratch;       /* isolate-tmp without a fresh /tmp (see landlock.c) */
@@ -233,7 +239,22 @@ struct sl_run {
 	struct timespec end_time;
 };
 
+/* guard.c: choose the guard for the command, write its policy into the
+ * environment, rewrite the command; adds the guard's layer to res->layers,
+ * or a line to why (the guard asked for but not had, under best_effort). */
+int sl_guard_prepare(struct sl_run *run, struct sandlock_result *res, char *why, size_t whylen);
+void sl_guard_release(struct sl_run *run);
+/* landlock.c: the paths --landlock allows without --ro/--rw */
+extern const char *const sl_landlock_default_ro[], *const sl_landlock_default_rw[];
+/* elf.c: 1 if path is an ELF file with an interpreter (dynamically
+ * linked), 0 if an ELF file without, -1 if not an ELF file we can read */
+int sl_elf_dynamic(const char *path);
+/* environ.c: set NAME=value in a vector made by sl_environ_build */
+int sl_environ_set(char ***envp, const char *name, const char *value);
+void sl_environ_unset(char **envp, const char *name);
+
 /* policy.c */
+const char *sl_guard_label(unsigned layer_bit);
 void sl_seterr(struct sandlock_result *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 

@@ -72,7 +72,7 @@ static uint64_t fs_rights(int abi)
  * program and Node.js need to start; missing ones are skipped.  Landlock
  * checks where a path ends, not the symbolic links on the way, so link
  * farms such as /etc/alternatives need no rule of their own. */
-static const char *const default_ro[] = {
+const char *const sl_landlock_default_ro[] = {
 	"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32",
 	"/etc/ld.so.cache", "/etc/localtime", "/etc/ssl", "/etc/python3",
 	"/etc/python3.11", "/etc/nsswitch.conf", "/etc/passwd", "/etc/group",
@@ -80,7 +80,7 @@ static const char *const default_ro[] = {
 	"/proc/meminfo", "/proc/stat", "/sys/devices/system/cpu", "/proc/sys/vm/overcommit_memory",
 	NULL,
 };
-static const char *const default_rw[] = { "/dev/null", NULL };
+const char *const sl_landlock_default_rw[] = { "/dev/null", NULL };
 
 /* Rights that only make sense on a directory are refused (EINVAL) on
  * anything else: then the file's share of them.  Cheaper than asking what
@@ -371,10 +371,10 @@ int sl_landlock_prepare(struct sl_run *run, const struct sandlock_features *f,
 				bad = path;
 		}
 		if (defaults) {
-			for (const char *const *d = default_ro; *d && !r; d++)
-				if (d == default_ro || !under_usr(*d))
+			for (const char *const *d = sl_landlock_default_ro; *d && !r; d++)
+				if (d == sl_landlock_default_ro || !under_usr(*d))
 					r = add_path(run, fd, *d, FS_RO, h, false);
-			for (const char *const *d = default_rw; *d && !r; d++)
+			for (const char *const *d = sl_landlock_default_rw; *d && !r; d++)
 				r = add_path(run, fd, *d, h, h, false);
 			const char *wd = p->workdir ? p->workdir : ".";
 			char real[4096];

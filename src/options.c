@@ -183,7 +183,7 @@ enum {
 	P_DISK, P_CGROUP, P_NONET, P_NOFORK, P_NOEXEC, P_CLEANENV, P_NOJIT,
 	P_ENV, P_KEEPENV, P_WORKDIR, P_USER, P_UIDPOOL, P_VIOLATION, P_LANDLOCK,
 	P_RO, P_RW, P_ISOTMP, P_UNSHARE, P_STRICT, P_REQUIRE, P_BESTEFFORT,
-	P_STDIN, P_STDOUT, P_STDERR,
+	P_GUARD, P_STDIN, P_STDOUT, P_STDERR,
 };
 
 /* The table's order is the enum's. */
@@ -197,7 +197,7 @@ const struct sl_policy_option sl_policy_options[] = {
 	{ "user", true, true }, { "uid-pool", true, true }, { "violation", true, true },
 	{ "landlock", false, true }, { "ro", true, true }, { "rw", true, true },
 	{ "isolate-tmp", false, true }, { "unshare", true, true }, { "strict", false, true },
-	{ "require", true, true }, { "best-effort", false, true },
+	{ "require", true, true }, { "best-effort", false, true }, { "guard", true, true },
 	/* one run's files, not a profile's */
 	{ "stdin", true, false }, { "stdout", true, false }, { "stderr", true, false },
 	{ NULL, false, false },
@@ -331,6 +331,16 @@ int sandlock_policy_set(struct sandlock_policy *p, const char *name, const char 
 			FAIL("invalid value for --require: '%s' (see --features for layer names)", a);
 		break;
 	case P_BESTEFFORT: p->best_effort = true; break;
+	case P_GUARD: {
+		static const char *const names[] = { "none", "auto", "python", "node", "preload" };
+		size_t i = 0;
+		while (i < sizeof(names) / sizeof(names[0]) && strcmp(a, names[i]))
+			i++;
+		if (i == sizeof(names) / sizeof(names[0]))
+			FAIL("invalid value for --guard: '%s' (none, auto, python, node or preload)", a);
+		p->guard = (enum sandlock_guard)i;
+		break;
+	}
 	case P_STDIN: case P_STDOUT: case P_STDERR: {
 		char **f = id == P_STDIN ? &p->stdin_path : id == P_STDOUT ? &p->stdout_path
 									  : &p->stderr_path;

@@ -178,7 +178,7 @@ static const char *const layers[SANDLOCK_LAYER_COUNT] = {
 	"seccomp", "seccomp_notify", "no_new_privs", "rlimits", "landlock",
 	"landlock_net", "landlock_scope", "userns", "pidns", "mountns", "ipcns",
 	"netns", "utsns", "privdrop", "pdeathsig", "isolate_tmp", "strict",
-	"watchdog",
+	"watchdog", "guard_python", "guard_node", "preload",
 };
 
 const char *sandlock_layer_name(unsigned bit)
@@ -199,7 +199,23 @@ unsigned sandlock_layer_from_name(const char *name)
 	if (!strcmp(name, "landlock-scope")) return SANDLOCK_LAYER_LANDLOCK_SCOPE;
 	if (!strcmp(name, "seccomp-notify")) return SANDLOCK_LAYER_SECCOMP_NOTIFY;
 	if (!strcmp(name, "isolate-tmp")) return SANDLOCK_LAYER_ISOLATE_TMP;
+	if (!strcmp(name, "guard-python")) return SANDLOCK_LAYER_GUARD_PYTHON;
+	if (!strcmp(name, "guard-node")) return SANDLOCK_LAYER_GUARD_NODE;
 	return 0;
+}
+
+/* What a guard is worth, in the report beside its name. */
+const char *sl_guard_label(unsigned layer_bit)
+{
+	switch (layer_bit) {
+	case SANDLOCK_LAYER_GUARD_PYTHON:
+		return "an audit hook inside the interpreter: not a security boundary";
+	case SANDLOCK_LAYER_GUARD_NODE:
+		return "Node's permission model: no network rules; links already present are followed";
+	case SANDLOCK_LAYER_PRELOAD:
+		return "libc hooks: bypassed by raw system calls and static linking";
+	}
+	return NULL;
 }
 
 static const char *const steps[SL_STEP_COUNT] = {

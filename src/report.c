@@ -114,7 +114,23 @@ int sandlock_report_json_buf(const struct sandlock_policy *p,
 	for (unsigned i = 0; i < SANDLOCK_LAYER_COUNT; i++)
 		fprintf(f, "%s\"%s\":%s", i ? "," : "", sandlock_layer_name(1u << i),
 			(r->layers & (1u << i)) ? "true" : "false");
-	fprintf(f, "},\"missing\":");
+	fprintf(f, "},\"guard\":");
+	const unsigned guards[] = { SANDLOCK_LAYER_GUARD_PYTHON, SANDLOCK_LAYER_GUARD_NODE,
+				    SANDLOCK_LAYER_PRELOAD };
+	unsigned g = 0;
+	for (size_t i = 0; i < sizeof(guards) / sizeof(guards[0]); i++)
+		if (r->layers & guards[i])
+			g = guards[i];
+	if (g) {
+		fprintf(f, "{\"name\":");
+		json_str(f, sandlock_layer_name(g));
+		fprintf(f, ",\"label\":");
+		json_str(f, sl_guard_label(g));
+		fprintf(f, "}");
+	} else {
+		fprintf(f, "null");
+	}
+	fprintf(f, ",\"missing\":");
 	if (r->missing[0])
 		json_str(f, r->missing);
 	else

@@ -96,13 +96,21 @@ SL_CHILD static __attribute__((noreturn)) void fail(struct sl_run *run, enum sl_
 	_exit(SANDLOCK_EXIT_FAILURE);
 }
 
-SL_CHILD static void close_above_2(void)
+/* All but 0, 1, 2 and the preload guard's library, which becomes 3 (its
+ * LD_PRELOAD is /proc/self/fd/3). */
+SL_CHILD static void close_above_2(struct sl_run *run)
 {
-	if (syscall(SYS_close_range, 3U, ~0U, 0U) == 0)
+	unsigned first = 3;
+	if (run->preload_fd >= 0) {
+		if (dup2(run->preload_fd, 3) != 3)
+			fail(run, SL_STEP_FDS);
+		first = 4;
+	}
+	if (syscall(SYS_close_range, first, ~0U, 0U) == 0)
 		return;
 	/* kernels before 5.9 */
 	long max = sysconf(_SC_OPEN_MAX);
-	for (long fd = 3; fd < max && fd < 65536; fd++)
+	for (long fd = first; fd < max && fd < 65536; fd++)
 		close((int)fd);
 }
 
@@ -159,7 +167,7 @@ SL_CHILD static __attribute__((noreturn)) void program_setup(struct sl_run *run)
 	for (int i = 0; i < 3; i++)
 		if (run->stdio[i] >= 0 && dup2(run->stdio[i], i) != i)
 			fail(run, SL_STEP_FDS);
-	close_above_2();
+	close_above_2(run);
 	if (run->set_nofile && setrlimit(RLIMIT_NOFILE, &run->nofile) != 0) {
 		struct rlimit cur;
 		if (getrlimit(RLIMIT_NOFILE, &cur) != 0 || cur.rlim_max > run->nofile.rlim_max)
@@ -224,7 +232,7 @@ SL_CHILD static __attribute__((noreturn)) void become_init(struct sl_run *run)
 	else {
 		if (run->fd_mode == SL_FD_UNSHARE)
 			syscall(SYS_unshare, CLONE_FILES);
-		close_above_2();
+		close_above_2(run);
 		for (int fd = 0; fd < 3; fd++)
 			close(fd);
 	}

@@ -254,6 +254,7 @@ static void release_run(struct sl_run *run)
 	sl_landlock_close_paths(run);
 	sl_environ_free(run->envp);
 	run->envp = NULL;
+	sl_guard_release(run);
 	free(run->filter_copy);
 	sl_spawn_release(run);
 	run->filter_copy = NULL;
@@ -684,6 +685,7 @@ int sandlock_run(const struct sandlock_policy *p, char *const argv[],
 	run.landlock_fd = -1;
 	run.listener_fd = -1;
 	run.tmpfs_fd = -1;
+	run.preload_fd = -1;
 	for (int i = 0; i < 3; i++)
 		run.stdio[i] = -1;
 	for (int i = 0; i < 3; i++)
@@ -746,6 +748,12 @@ int sandlock_run(const struct sandlock_policy *p, char *const argv[],
 		err = SANDLOCK_ENOMEM;
 		goto failed;
 	}
+	/* before the filter is made: it knows our exec by argv and envp */
+	char guard_why[160];
+	if ((err = sl_guard_prepare(&run, res, guard_why, sizeof(guard_why))))
+		goto failed;
+	if (run.guard_argv)
+		run.argv = run.guard_argv;
 	if ((err = sl_namespaces_prepare(&run, res)))
 		goto failed;
 	sl_rlimits_prepare(&run);
@@ -817,6 +825,8 @@ int sandlock_run(const struct sandlock_policy *p, char *const argv[],
 		missing_add(&miss, "cgroup", cg_why);
 	if (run.disk_dropped)
 		missing_add(&miss, "disk", "no mount namespace");
+	if (guard_why[0])
+		missing_add(&miss, "guard", guard_why);
 	missing_write(&miss, res->missing, sizeof(res->missing));
 	res->uid = run.drop_privs ? run.uid : geteuid();
 	err = wait_loop(p, &run, pid, pidfd, res);

@@ -11,7 +11,8 @@
 # "full", which is the rest of the suite).  SANDLOCK_HOSTS_ATTACKS: hosts that
 # also run the whole attack suite (default below); the others run the honest
 # workloads only.  SANDLOCK_HOSTS_VERDICTS: hosts that run the verdict matrix
-# (tests/verdicts.py, default below) and the language profiles (tests/profiles.py).  As root, the contract and the honest workloads run again
+# (tests/verdicts.py, default below) and the language profiles (tests/profiles.py);
+# SANDLOCK_HOSTS_GUARDS: hosts that run the guards (tests/guards/run.sh).  As root, the contract and the honest workloads run again
 # as the ordinary user SANDLOCK_TEST_USER (default sandlock-test) if it exists.
 # Last line: "hosts: P passed, F failed, S skipped".
 set -u
@@ -33,6 +34,10 @@ ATTACK_HOSTS=${SANDLOCK_HOSTS_ATTACKS:-"podman old-docker userns-refused no-pdea
 # the mechanisms behind a verdict differ: no seccomp listener (old-docker,
 # old-kernel), no seccomp at all (lambda), no namespaces (userns-refused)
 VERDICT_HOSTS=${SANDLOCK_HOSTS_VERDICTS:-"old-docker userns-refused old-kernel lambda"}
+# the guards inside the program (tests/guards): the serverless host they are
+# for, and one without Landlock or namespaces (the Docker simulation and the
+# full host run them in tests/run-all.sh)
+GUARD_HOSTS=${SANDLOCK_HOSTS_GUARDS:-"lambda old-kernel"}
 
 # part LABEL CMD...: run one part, keep its FAIL/ERROR lines, add its summary
 part() {
@@ -79,6 +84,11 @@ for h in $HOSTS; do
 		[ ${#as_user[@]} -gt 0 ] &&
 			part "$h, verdicts, $TEST_USER" "${as_user[@]}" "${envs[@]}" "$SIM" "$h" -- \
 				/usr/bin/python3 "$HERE/verdicts.py"
+	fi
+	if [[ " $GUARD_HOSTS " == *" $h "* ]]; then
+		part "$h, guards, $(id -un)" "${envs[@]}" "$SIM" "$h" -- "$HERE/guards/run.sh"
+		[ ${#as_user[@]} -gt 0 ] &&
+			part "$h, guards, $TEST_USER" "${as_user[@]}" "${envs[@]}" "$SIM" "$h" -- "$HERE/guards/run.sh"
 	fi
 	if [ ${#as_user[@]} -gt 0 ]; then
 		part "$h, contract, $TEST_USER" "${as_user[@]}" "${envs[@]}" "$SIM" "$h" -- "$HERE/hosts/contract.py"

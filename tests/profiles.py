@@ -18,15 +18,13 @@ and names landlock missing.  Last line: "profiles: P passed, F failed, S skipped
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from results import Results  # noqa: E402
+from results import Listener, Results  # noqa: E402
 
 SANDLOCK = os.environ["SANDLOCK"]
 HOST = os.environ.get("SANDLOCK_HOSTSIM", "full")
@@ -69,26 +67,6 @@ def run(profile, argv, cwd, stdin=b"", extra=(), timeout=240):
 def bare(argv, cwd, timeout=120):
     return subprocess.run(argv, cwd=cwd, stdin=subprocess.DEVNULL, capture_output=True,
                           timeout=timeout)
-
-
-class Listener:
-    """a TCP listener on 127.0.0.1: counts the connections it accepts"""
-    def __init__(self):
-        self.s = socket.socket()
-        self.s.bind(("127.0.0.1", 0))
-        self.s.listen(16)
-        self.port = self.s.getsockname()[1]
-        self.count = 0
-        threading.Thread(target=self.loop, daemon=True).start()
-
-    def loop(self):
-        while True:
-            try:
-                c, _ = self.s.accept()
-            except OSError:
-                return
-            self.count += 1
-            c.close()
 
 
 LISTEN = Listener()

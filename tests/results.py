@@ -1,7 +1,9 @@
 """The lines the Python suites print: PASS/FAIL [host]/SKIP per check, and a
 last line "NAME: P passed, F failed, S skipped" that tests/run-all.sh and
-tests/hosts.sh add up."""
+tests/hosts.sh add up; and the listener their network escapes aim at."""
+import socket
 import sys
+import threading
 
 
 class Results:
@@ -26,3 +28,31 @@ class Results:
         c = self.counts
         print(f"{suite}: {c['passed']} passed, {c['failed']} failed, {c['skipped']} skipped")
         return 1 if c["failed"] else 0
+
+
+class Listener:
+    """A TCP listener of ours on 127.0.0.1: counts the connections the
+    kernel accepted, the evidence of a network escape."""
+    def __init__(self):
+        self.s = socket.socket()
+        self.s.bind(("127.0.0.1", 0))
+        self.s.listen(16)
+        self.port = self.s.getsockname()[1]
+        self.count = 0
+        threading.Thread(target=self.loop, daemon=True).start()
+
+    @property
+    def accepted(self):
+        return self.count
+
+    def loop(self):
+        while True:
+            try:
+                c, _ = self.s.accept()
+            except OSError:
+                return
+            self.count += 1
+            c.close()
+
+    def close(self):
+        self.s.close()

@@ -13,8 +13,10 @@ STAGE=$(mktemp -d /tmp/sandlock-check.XXXXXX)
 trap 'rm -rf "$STAGE"' EXIT
 mkdir -p "$STAGE/bin" "$STAGE/progs"
 cp "$BUILD/sandlock" "$STAGE/bin/sandlock"
+cp "$BUILD/sandlock-scan" "$STAGE/bin/sandlock-scan"
 ln "$STAGE/bin/sandlock" "$STAGE/bin/sandbox_exec"
 cp -r "$ROOT/tests" "$STAGE/tests"
+cp "$ROOT/README.md" "$STAGE/README.md"
 cp "$ROOT"/tests/progs/*.py "$STAGE/progs/"
 for src in "$ROOT"/tests/progs/*.c; do
 	name=$(basename "$src" .c)
@@ -92,6 +94,7 @@ suites() { # AS-USER-PREFIX...
 		run_suite "isolation ($1)" "${@:2}" env $env "$STAGE/tests/isolation.sh"
 	[ -x "$STAGE/tests/attacks/run.sh" ] &&
 		run_suite "attacks ($1)" "${@:2}" env $env "$STAGE/tests/attacks/run.sh"
+	run_suite "guards ($1)" "${@:2}" env $env "$STAGE/tests/guards/run.sh"
 }
 
 # The hosts the sandbox claims (SANDLOCK_CHECK_HOSTS=no skips them): the
@@ -117,6 +120,8 @@ if [ "$(id -u)" = 0 ]; then
 		PASS_SCOPE="every suite above, as root, on the full host and the Docker simulation"
 		# the sanitizer pass: the fallback paths of a default container too
 		[ "$CHECK_HOSTS" = yes ] && docker_suites root
+		run_suite scan env SANDLOCK_SCAN="$STAGE/bin/sandlock-scan" SANDLOCK_SCAN_SANITIZED="$STAGE/bin/sandlock-scan" \
+			/usr/bin/python3 "$STAGE/tests/scan/run.py"
 		finish
 	fi
 	if ! id "$TEST_USER" >/dev/null 2>&1; then
@@ -130,6 +135,7 @@ fi
 [ -x "$ROOT/tests/bindings.sh" ] && run_suite bindings env SANDLOCK="$STAGE/bin/sandlock" "$ROOT/tests/bindings.sh"
 [ -x "$ROOT/tests/install.sh" ] && run_suite install "$ROOT/tests/install.sh" "$(basename "$BUILD")"
 [ -f "$ROOT/tests/docs.py" ] && run_suite docs /usr/bin/python3 "$ROOT/tests/docs.py" "$STAGE/bin/sandlock" "$ROOT"
+run_suite scan env SANDLOCK_SCAN="$STAGE/bin/sandlock-scan" /usr/bin/python3 "$STAGE/tests/scan/run.py"
 
 if [ "$CHECK_HOSTS" = yes ]; then
 	if [ "$(id -u)" = 0 ]; then
@@ -141,6 +147,11 @@ if [ "$CHECK_HOSTS" = yes ]; then
 	else
 		docker_suites "user $(id -un)"
 	fi
+	# what each class of host stops, against the README's table
+	run_suite "matrix ($(id -un))" env SANDLOCK="$STAGE/bin/sandlock" SANDLOCK_README="$STAGE/README.md" \
+		/usr/bin/python3 "$STAGE/tests/guards/matrix.py"
+	[ "$(id -u)" = 0 ] && run_suite "matrix ($TEST_USER)" runuser -u "$TEST_USER" -- env SANDLOCK="$STAGE/bin/sandlock" \
+		SANDLOCK_README="$STAGE/README.md" /usr/bin/python3 "$STAGE/tests/guards/matrix.py"
 	run_suite hosts env SANDLOCK="$STAGE/bin/sandlock" PROGS="$STAGE/progs" SANDLOCK_TEST_USER="$TEST_USER" \
 		"$STAGE/tests/hosts.sh"
 	[ -x "$STAGE/tests/containers.sh" ] && [ "$(id -u)" = 0 ] &&

@@ -126,9 +126,13 @@ type Policy struct {
 	// '/'), for its "compile" or "run" step; the other fields change what
 	// it sets. "": none.
 	Profile    string
-	BestEffort bool     // --best-effort: run with what a restricted host offers, reported
-	Require    []string // --require LAYER,... (run fails with 125 if absent)
-	Verbose    bool     // -v: sandbox diagnostics on stderr
+	BestEffort bool // --best-effort: run with what a restricted host offers, reported
+	// Guard is --guard: a guard inside the program for hosts without
+	// kernel layers: "python", "node", "preload", "auto" or "" (none).
+	// Each can be defeated by the program (see docs/guards.md).
+	Guard   string
+	Require []string // --require LAYER,... (run fails with 125 if absent)
+	Verbose bool     // -v: sandbox diagnostics on stderr
 
 	// Standard I/O. A file path is passed to the CLI (--stdin/--stdout/
 	// --stderr, resolved against the caller's working directory; with
@@ -454,6 +458,7 @@ func (p Policy) Args(argv []string) ([]string, error) {
 	flag(p.Strict, "--strict")
 	opt("--profile", p.Profile)
 	flag(p.BestEffort, "--best-effort")
+	opt("--guard", p.Guard)
 	if len(p.Require) > 0 {
 		for _, r := range p.Require {
 			if r == "" || strings.Contains(r, ",") {

@@ -554,7 +554,7 @@ func TestArgs(t *testing.T) {
 		Workdir: "/w", Landlock: true, RO: []string{"/r"}, RW: []string{"/rw"}, IsolateTmp: true,
 		Unshare: "off", Strict: true, Require: []string{"seccomp", "landlock"},
 		NoJIT: true, NoExec: true, BestEffort: true, UIDPool: "60000-60099", Profile: "c:compile",
-		StdinFile: "in", StdoutFile: "out", StderrFile: "err",
+		Guard: "auto", StdinFile: "in", StdoutFile: "out", StderrFile: "err",
 	}
 	got, err := p.Args([]string{"python3", "-c", "x"})
 	if err != nil {
@@ -562,7 +562,7 @@ func TestArgs(t *testing.T) {
 	}
 	want := strings.Fields("--report-fd 3 -q --cpu 2 --mem 0 --timeout 1.5 --max-output 10 --no-network --no-fork --no-jit --no-exec " +
 		"--clean-env --env A=1 --keep-env EVAL_* --workdir /w --uid-pool 60000-60099 --landlock --ro /r --rw /rw --isolate-tmp " +
-		"--unshare off --strict --profile c:compile --best-effort --require seccomp,landlock --stdin in --stdout out --stderr err -- python3 -c x")
+		"--unshare off --strict --profile c:compile --best-effort --guard auto --require seccomp,landlock --stdin in --stdout out --stderr err -- python3 -c x")
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("got  %q\nwant %q", got, want)
 	}

@@ -183,6 +183,10 @@ class Policy:
     profile: Optional[str] = None
     #: --best-effort: run where the host refuses layers (serverless), reported in missing
     best_effort: bool = False
+    #: --guard: a guard inside the program for hosts without kernel layers:
+    #: "python", "node", "preload", "auto" or None; each can be defeated by
+    #: the program (docs/guards.md)
+    guard: Optional[str] = None
     require: Sequence[str] = ()  #: --require LAYER,... (125 if one is missing)
     verbose: bool = False
 
@@ -281,6 +285,10 @@ class Policy:
             out += ["--profile", self.profile]
         if self.best_effort:
             out.append("--best-effort")
+        if self.guard is not None:
+            if self.guard not in ("none", "auto", "python", "node", "preload"):
+                raise PolicyError(f"--guard: {self.guard!r} (none, auto, python, node or preload)")
+            out += ["--guard", self.guard]
         if isinstance(self.require, str):
             raise PolicyError("require must be a list of layer names")
         if self.require:

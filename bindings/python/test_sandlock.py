@@ -457,12 +457,12 @@ class NoBinaryTest(unittest.TestCase):
                    keep_env=["EVAL_*"], workdir="/w", landlock=True, ro=["/r"], rw=["/rw"],
                    isolate_tmp=True, unshare="off", strict=True, require=["seccomp", "landlock"],
                    stdin="in", stdout="out", stderr="err", no_jit=True, no_exec=True, best_effort=True,
-                   uid_pool="60000-60099", profile="python:run")
+                   uid_pool="60000-60099", profile="python:run", guard="auto")
         self.assertEqual(p.args(["python3", "-c", "x"]), (
             "--report-fd 3 -q --cpu 2 --mem 0 --max-output 10 --timeout 1.5 --no-network --no-fork "
             "--no-jit --no-exec --clean-env --env A=1 --keep-env EVAL_* --workdir /w --uid-pool 60000-60099 "
             "--landlock --ro /r --rw /rw "
-            "--isolate-tmp --unshare off --strict --profile python:run --best-effort --require seccomp,landlock --stdin in "
+            "--isolate-tmp --unshare off --strict --profile python:run --best-effort --guard auto --require seccomp,landlock --stdin in "
             "--stdout out --stderr err -- python3 -c x").split())
         self.assertEqual(Policy().args(["true"], report_fd=7), ["--report-fd", "7", "-q", "--", "true"])
         self.assertEqual(Policy(timeout=0.0004).args(["t"])[3:5], ["--timeout", "0.001"])

@@ -1,0 +1,31 @@
+"""Running a program under a guard through sandlock, as the guard suites
+do: the options every one of them uses, and the report read back."""
+import json
+import os
+import subprocess
+
+
+def through_sandlock(sandlock, guard, argv, workdir, report, net=0, fork=0, exec_=0,
+                     extra=(), timeout=20, text=False):
+    """(completed process, the report as a dict, {} if there was none)"""
+    if os.path.exists(report):
+        os.unlink(report)
+    flags = ["--guard", guard, "--best-effort", "--clean-env", "--timeout", "10",
+             "--workdir", workdir, "--isolate-tmp", "--report", report, *extra]
+    flags += [] if net else ["--no-network"]
+    flags += [] if fork else ["--no-fork"]
+    flags += [] if exec_ else ["--no-exec"]
+    p = subprocess.run([sandlock, *flags, "--", *argv], stdin=subprocess.DEVNULL,
+                       capture_output=True, text=text, timeout=timeout + 10)
+    try:
+        with open(report) as f:
+            rep = json.load(f)
+    except (OSError, ValueError):
+        rep = {}
+    return p, rep
+
+
+def guard_named(rep, layer):
+    """the report names the guard's layer as active (None: no report, the
+    direct contract)"""
+    return rep is None or rep.get("layers", {}).get(layer) is True

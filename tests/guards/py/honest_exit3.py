@@ -1,0 +1,4 @@
+"""Honest: sys.exit(3) gives status 3."""
+import sys
+print("leaving")
+sys.exit(3)

@@ -1,0 +1,3 @@
+"""Escape: subprocess."""
+import subprocess, sys
+subprocess.run(["/bin/sh", "-c", "echo escaped > '%s'" % sys.argv[1]])

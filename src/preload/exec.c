@@ -58,25 +58,11 @@ static void as_script(const char *op, const char *path, char *const argv[], char
 	sl_execve_checked(op, AT_FDCWD, "/bin/sh", v, envp, 0, -1);
 }
 
-int sl_exec_search(const char *op, const char *file, char *const argv[], char *const envp[])
+int sl_path_walk(const char *file, int (*try_one)(const char *cand, void *arg), void *arg)
 {
-	sl_ensure();
-	if (!sl.exec)
-		return sl_refuse(op, file, EPERM);
-	if (!file || !*file) {
-		errno = ENOENT;
-		return -1;
-	}
-	if (strchr(file, '/')) {
-		sl_execve_checked(op, AT_FDCWD, file, argv, envp, 0, -1);
-		if (errno == ENOEXEC)
-			as_script(op, file, argv, envp);
-		return -1;
-	}
 	const char *path = getenv("PATH");
 	if (!path)
 		path = "/bin:/usr/bin";
-	int eacces = 0;
 	size_t flen = strlen(file);
 	for (const char *p = path;; p++) {
 		const char *end = strchrnul(p, ':');
@@ -87,28 +73,62 @@ int sl_exec_search(const char *op, const char *file, char *const argv[], char *c
 			if (dlen)
 				cand[dlen++] = '/';
 			memcpy(cand + dlen, file, flen + 1);
-			sl_execve_checked(op, AT_FDCWD, cand, argv, envp, 0, -1);
-			if (errno == ENOEXEC)
-				as_script(op, cand, argv, envp);
-			switch (errno) {
-			case EACCES:
-				eacces = 1;
-				/* fall through */
-			case ENOENT:
-			case ENOTDIR:
-			case ESTALE:
-			case ENODEV:
-			case ETIMEDOUT:
-				break;
-			default:
-				return -1;
-			}
+			int r = try_one(cand, arg);
+			if (r)
+				return r;
 		}
 		if (!*end)
 			break;
 		p = end;
 	}
-	errno = eacces ? EACCES : ENOENT;
+	return 0;
+}
+
+struct search {
+	const char *op;
+	char *const *argv, *const *envp;
+	int eacces;
+};
+
+/* One candidate of execvp's search: 0 to go on to the next (errno says
+ * why this one failed), 1 to stop with its errno. */
+static int exec_one(const char *cand, void *arg)
+{
+	struct search *x = arg;
+	sl_execve_checked(x->op, AT_FDCWD, cand, x->argv, x->envp, 0, -1);
+	if (errno == ENOEXEC)
+		as_script(x->op, cand, x->argv, x->envp);
+	switch (errno) {
+	case EACCES:
+		x->eacces = 1;
+		/* fall through */
+	case ENOENT:
+	case ENOTDIR:
+	case ESTALE:
+	case ENODEV:
+	case ETIMEDOUT:
+		return 0;
+	default:
+		return 1;
+	}
+}
+
+int sl_exec_search(const char *op, const char *file, char *const argv[], char *const envp[])
+{
+	sl_ensure();
+	if (!sl.exec)
+		return sl_refuse(op, file, EPERM);
+	if (!file || !*file) {
+		errno = ENOENT;
+		return -1;
+	}
+	struct search x = { op, argv, envp, 0 };
+	if (strchr(file, '/')) {
+		exec_one(file, &x);
+		return -1;
+	}
+	if (!sl_path_walk(file, exec_one, &x))
+		errno = x.eacces ? EACCES : ENOENT;
 	return -1;
 }
 

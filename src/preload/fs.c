@@ -34,318 +34,163 @@ static int at(int flags, int follow_flag, int follow_when)
 #define AT_NOFOLLOW(flags) at(flags, AT_SYMLINK_NOFOLLOW, 0)
 #define AT_FOLLOW(flags) at(flags, AT_SYMLINK_FOLLOW, 1)
 
-#define CHECK(op, dirfd, path, flags, acc, ret)                              \
-	do {                                                                 \
-		if (sl_check_at(op, dirfd, path, flags, acc) != 0)          \
-			return ret;                                          \
+#define CHECK(op, dirfd, path, flags, acc)                          \
+	do {                                                       \
+		if (sl_check_at(op, dirfd, path, flags, acc) != 0) \
+			return -1;                                 \
 	} while (0)
 
-SL_EXPORT int stat(const char *path, struct stat *buf)
-{
-	CHECK("stat", AT_FDCWD, path, 0, SL_STAT, -1);
-	return REAL(stat)(path, buf);
-}
+/* A hook: type name(params) checks its path as op would reach it (dirfd,
+ * path, flags as sl_check_at takes them; acc, the access it needs), then
+ * calls the next definition of name with args. */
+#define HOOK(type, name, params, args, op, dirfd, path, flags, acc) \
+	SL_EXPORT type name params                                  \
+	{                                                           \
+		CHECK(op, dirfd, path, flags, acc);                 \
+		return REAL(name) args;                             \
+	}
 
-SL_EXPORT int stat64(const char *path, struct stat64 *buf)
-{
-	CHECK("stat", AT_FDCWD, path, 0, SL_STAT, -1);
-	return REAL(stat64)(path, buf);
-}
+/* Two names, both changed: from as from_flags says, the new name to not
+ * followed. */
+#define HOOK2(name, params, args, op, fromfd, from, from_flags, tofd, to) \
+	SL_EXPORT int name params                                         \
+	{                                                                 \
+		CHECK(op, fromfd, from, from_flags, SL_WRITE);            \
+		CHECK(op, tofd, to, SL_NOFOLLOW, SL_WRITE);               \
+		return REAL(name) args;                                   \
+	}
 
-SL_EXPORT int lstat(const char *path, struct stat *buf)
-{
-	CHECK("lstat", AT_FDCWD, path, SL_NOFOLLOW, SL_STAT, -1);
-	return REAL(lstat)(path, buf);
-}
+HOOK(int, stat, (const char *path, struct stat *buf), (path, buf),
+     "stat", AT_FDCWD, path, 0, SL_STAT)
+HOOK(int, stat64, (const char *path, struct stat64 *buf), (path, buf),
+     "stat", AT_FDCWD, path, 0, SL_STAT)
+HOOK(int, lstat, (const char *path, struct stat *buf), (path, buf),
+     "lstat", AT_FDCWD, path, SL_NOFOLLOW, SL_STAT)
+HOOK(int, lstat64, (const char *path, struct stat64 *buf), (path, buf),
+     "lstat", AT_FDCWD, path, SL_NOFOLLOW, SL_STAT)
+HOOK(int, fstatat, (int dirfd, const char *path, struct stat *buf, int flags),
+     (dirfd, path, buf, flags),
+     "fstatat", dirfd, path, AT_NOFOLLOW(flags), SL_STAT)
+HOOK(int, fstatat64, (int dirfd, const char *path, struct stat64 *buf, int flags),
+     (dirfd, path, buf, flags),
+     "fstatat", dirfd, path, AT_NOFOLLOW(flags), SL_STAT)
 
-SL_EXPORT int lstat64(const char *path, struct stat64 *buf)
-{
-	CHECK("lstat", AT_FDCWD, path, SL_NOFOLLOW, SL_STAT, -1);
-	return REAL(lstat64)(path, buf);
-}
+/* glibc before 2.33: the stat family through versioned entries */
+HOOK(int, __xstat, (int ver, const char *path, struct stat *buf), (ver, path, buf),
+     "stat", AT_FDCWD, path, 0, SL_STAT)
+HOOK(int, __xstat64, (int ver, const char *path, struct stat64 *buf), (ver, path, buf),
+     "stat", AT_FDCWD, path, 0, SL_STAT)
+HOOK(int, __lxstat, (int ver, const char *path, struct stat *buf), (ver, path, buf),
+     "lstat", AT_FDCWD, path, SL_NOFOLLOW, SL_STAT)
+HOOK(int, __lxstat64, (int ver, const char *path, struct stat64 *buf), (ver, path, buf),
+     "lstat", AT_FDCWD, path, SL_NOFOLLOW, SL_STAT)
+HOOK(int, __fxstatat, (int ver, int dirfd, const char *path, struct stat *buf, int flags),
+     (ver, dirfd, path, buf, flags),
+     "fstatat", dirfd, path, AT_NOFOLLOW(flags), SL_STAT)
+HOOK(int, __fxstatat64, (int ver, int dirfd, const char *path, struct stat64 *buf, int flags),
+     (ver, dirfd, path, buf, flags),
+     "fstatat", dirfd, path, AT_NOFOLLOW(flags), SL_STAT)
 
-SL_EXPORT int fstatat(int dirfd, const char *path, struct stat *buf, int flags)
-{
-	CHECK("fstatat", dirfd, path, AT_NOFOLLOW(flags), SL_STAT, -1);
-	return REAL(fstatat)(dirfd, path, buf, flags);
-}
+HOOK(int, statx, (int dirfd, const char *path, int flags, unsigned mask, struct statx *buf),
+     (dirfd, path, flags, mask, buf),
+     "statx", dirfd, path, AT_NOFOLLOW(flags), SL_STAT)
+HOOK(int, access, (const char *path, int mode), (path, mode),
+     "access", AT_FDCWD, path, 0, SL_STAT)
+HOOK(int, faccessat, (int dirfd, const char *path, int mode, int flags), (dirfd, path, mode, flags),
+     "faccessat", dirfd, path, AT_NOFOLLOW(flags), SL_STAT)
+HOOK(int, euidaccess, (const char *path, int mode), (path, mode),
+     "euidaccess", AT_FDCWD, path, 0, SL_STAT)
+HOOK(int, eaccess, (const char *path, int mode), (path, mode),
+     "eaccess", AT_FDCWD, path, 0, SL_STAT)
 
-SL_EXPORT int fstatat64(int dirfd, const char *path, struct stat64 *buf, int flags)
-{
-	CHECK("fstatat", dirfd, path, AT_NOFOLLOW(flags), SL_STAT, -1);
-	return REAL(fstatat64)(dirfd, path, buf, flags);
-}
+HOOK(ssize_t, readlink, (const char *path, char *buf, size_t len), (path, buf, len),
+     "readlink", AT_FDCWD, path, SL_NOFOLLOW, SL_READ)
+HOOK(ssize_t, readlinkat, (int dirfd, const char *path, char *buf, size_t len), (dirfd, path, buf, len),
+     "readlinkat", dirfd, path, SL_NOFOLLOW | SL_EMPTY, SL_READ)
+HOOK(ssize_t, __readlink_chk, (const char *path, char *buf, size_t len, size_t buflen),
+     (path, buf, len, buflen),
+     "readlink", AT_FDCWD, path, SL_NOFOLLOW, SL_READ)
+HOOK(ssize_t, __readlinkat_chk, (int dirfd, const char *path, char *buf, size_t len, size_t buflen),
+     (dirfd, path, buf, len, buflen),
+     "readlinkat", dirfd, path, SL_NOFOLLOW | SL_EMPTY, SL_READ)
 
-SL_EXPORT int __xstat(int ver, const char *path, struct stat *buf)
-{
-	CHECK("stat", AT_FDCWD, path, 0, SL_STAT, -1);
-	return REAL(__xstat)(ver, path, buf);
-}
+HOOK(int, truncate, (const char *path, off_t len), (path, len),
+     "truncate", AT_FDCWD, path, 0, SL_WRITE)
+HOOK(int, truncate64, (const char *path, off64_t len), (path, len),
+     "truncate", AT_FDCWD, path, 0, SL_WRITE)
+HOOK(int, mkdir, (const char *path, mode_t mode), (path, mode),
+     "mkdir", AT_FDCWD, path, SL_NOFOLLOW, SL_WRITE)
+HOOK(int, mkdirat, (int dirfd, const char *path, mode_t mode), (dirfd, path, mode),
+     "mkdirat", dirfd, path, SL_NOFOLLOW, SL_WRITE)
+HOOK(int, unlink, (const char *path), (path),
+     "unlink", AT_FDCWD, path, SL_NOFOLLOW, SL_WRITE)
+HOOK(int, unlinkat, (int dirfd, const char *path, int flags), (dirfd, path, flags),
+     "unlinkat", dirfd, path, SL_NOFOLLOW, SL_WRITE)
+HOOK(int, rmdir, (const char *path), (path),
+     "rmdir", AT_FDCWD, path, SL_NOFOLLOW, SL_WRITE)
 
-SL_EXPORT int __xstat64(int ver, const char *path, struct stat64 *buf)
-{
-	CHECK("stat", AT_FDCWD, path, 0, SL_STAT, -1);
-	return REAL(__xstat64)(ver, path, buf);
-}
-
-SL_EXPORT int __lxstat(int ver, const char *path, struct stat *buf)
-{
-	CHECK("lstat", AT_FDCWD, path, SL_NOFOLLOW, SL_STAT, -1);
-	return REAL(__lxstat)(ver, path, buf);
-}
-
-SL_EXPORT int __lxstat64(int ver, const char *path, struct stat64 *buf)
-{
-	CHECK("lstat", AT_FDCWD, path, SL_NOFOLLOW, SL_STAT, -1);
-	return REAL(__lxstat64)(ver, path, buf);
-}
-
-SL_EXPORT int __fxstatat(int ver, int dirfd, const char *path, struct stat *buf, int flags)
-{
-	CHECK("fstatat", dirfd, path, AT_NOFOLLOW(flags), SL_STAT, -1);
-	return REAL(__fxstatat)(ver, dirfd, path, buf, flags);
-}
-
-SL_EXPORT int __fxstatat64(int ver, int dirfd, const char *path, struct stat64 *buf, int flags)
-{
-	CHECK("fstatat", dirfd, path, AT_NOFOLLOW(flags), SL_STAT, -1);
-	return REAL(__fxstatat64)(ver, dirfd, path, buf, flags);
-}
-
-SL_EXPORT int statx(int dirfd, const char *path, int flags, unsigned mask, struct statx *buf)
-{
-	CHECK("statx", dirfd, path, AT_NOFOLLOW(flags), SL_STAT, -1);
-	return REAL(statx)(dirfd, path, flags, mask, buf);
-}
-
-SL_EXPORT int access(const char *path, int mode)
-{
-	CHECK("access", AT_FDCWD, path, 0, SL_STAT, -1);
-	return REAL(access)(path, mode);
-}
-
-SL_EXPORT int faccessat(int dirfd, const char *path, int mode, int flags)
-{
-	CHECK("faccessat", dirfd, path, AT_NOFOLLOW(flags), SL_STAT, -1);
-	return REAL(faccessat)(dirfd, path, mode, flags);
-}
-
-SL_EXPORT int euidaccess(const char *path, int mode)
-{
-	CHECK("euidaccess", AT_FDCWD, path, 0, SL_STAT, -1);
-	return REAL(euidaccess)(path, mode);
-}
-
-SL_EXPORT int eaccess(const char *path, int mode)
-{
-	CHECK("eaccess", AT_FDCWD, path, 0, SL_STAT, -1);
-	return REAL(eaccess)(path, mode);
-}
-
-SL_EXPORT ssize_t readlink(const char *path, char *buf, size_t len)
-{
-	CHECK("readlink", AT_FDCWD, path, SL_NOFOLLOW, SL_READ, -1);
-	return REAL(readlink)(path, buf, len);
-}
-
-SL_EXPORT ssize_t readlinkat(int dirfd, const char *path, char *buf, size_t len)
-{
-	CHECK("readlinkat", dirfd, path, SL_NOFOLLOW | SL_EMPTY, SL_READ, -1);
-	return REAL(readlinkat)(dirfd, path, buf, len);
-}
-
-SL_EXPORT ssize_t __readlink_chk(const char *path, char *buf, size_t len, size_t buflen)
-{
-	CHECK("readlink", AT_FDCWD, path, SL_NOFOLLOW, SL_READ, -1);
-	return REAL(__readlink_chk)(path, buf, len, buflen);
-}
-
-SL_EXPORT ssize_t __readlinkat_chk(int dirfd, const char *path, char *buf, size_t len, size_t buflen)
-{
-	CHECK("readlinkat", dirfd, path, SL_NOFOLLOW | SL_EMPTY, SL_READ, -1);
-	return REAL(__readlinkat_chk)(dirfd, path, buf, len, buflen);
-}
-
-SL_EXPORT int truncate(const char *path, off_t len)
-{
-	CHECK("truncate", AT_FDCWD, path, 0, SL_WRITE, -1);
-	return REAL(truncate)(path, len);
-}
-
-SL_EXPORT int truncate64(const char *path, off64_t len)
-{
-	CHECK("truncate", AT_FDCWD, path, 0, SL_WRITE, -1);
-	return REAL(truncate64)(path, len);
-}
-
-SL_EXPORT int mkdir(const char *path, mode_t mode)
-{
-	CHECK("mkdir", AT_FDCWD, path, SL_NOFOLLOW, SL_WRITE, -1);
-	return REAL(mkdir)(path, mode);
-}
-
-SL_EXPORT int mkdirat(int dirfd, const char *path, mode_t mode)
-{
-	CHECK("mkdirat", dirfd, path, SL_NOFOLLOW, SL_WRITE, -1);
-	return REAL(mkdirat)(dirfd, path, mode);
-}
-
-SL_EXPORT int unlink(const char *path)
-{
-	CHECK("unlink", AT_FDCWD, path, SL_NOFOLLOW, SL_WRITE, -1);
-	return REAL(unlink)(path);
-}
-
-SL_EXPORT int unlinkat(int dirfd, const char *path, int flags)
-{
-	CHECK("unlinkat", dirfd, path, SL_NOFOLLOW, SL_WRITE, -1);
-	return REAL(unlinkat)(dirfd, path, flags);
-}
-
-SL_EXPORT int rmdir(const char *path)
-{
-	CHECK("rmdir", AT_FDCWD, path, SL_NOFOLLOW, SL_WRITE, -1);
-	return REAL(rmdir)(path);
-}
-
-SL_EXPORT int rename(const char *from, const char *to)
-{
-	CHECK("rename", AT_FDCWD, from, SL_NOFOLLOW, SL_WRITE, -1);
-	CHECK("rename", AT_FDCWD, to, SL_NOFOLLOW, SL_WRITE, -1);
-	return REAL(rename)(from, to);
-}
-
-SL_EXPORT int renameat(int fromfd, const char *from, int tofd, const char *to)
-{
-	CHECK("renameat", fromfd, from, SL_NOFOLLOW, SL_WRITE, -1);
-	CHECK("renameat", tofd, to, SL_NOFOLLOW, SL_WRITE, -1);
-	return REAL(renameat)(fromfd, from, tofd, to);
-}
-
-SL_EXPORT int renameat2(int fromfd, const char *from, int tofd, const char *to, unsigned flags)
-{
-	CHECK("renameat2", fromfd, from, SL_NOFOLLOW, SL_WRITE, -1);
-	CHECK("renameat2", tofd, to, SL_NOFOLLOW, SL_WRITE, -1);
-	return REAL(renameat2)(fromfd, from, tofd, to, flags);
-}
+HOOK2(rename, (const char *from, const char *to), (from, to),
+      "rename", AT_FDCWD, from, SL_NOFOLLOW, AT_FDCWD, to)
+HOOK2(renameat, (int fromfd, const char *from, int tofd, const char *to), (fromfd, from, tofd, to),
+      "renameat", fromfd, from, SL_NOFOLLOW, tofd, to)
+HOOK2(renameat2, (int fromfd, const char *from, int tofd, const char *to, unsigned flags),
+      (fromfd, from, tofd, to, flags),
+      "renameat2", fromfd, from, SL_NOFOLLOW, tofd, to)
 
 /* A new name for a file is as good as the file: w on both. */
-SL_EXPORT int link(const char *from, const char *to)
-{
-	CHECK("link", AT_FDCWD, from, SL_NOFOLLOW, SL_WRITE, -1);
-	CHECK("link", AT_FDCWD, to, SL_NOFOLLOW, SL_WRITE, -1);
-	return REAL(link)(from, to);
-}
-
-SL_EXPORT int linkat(int fromfd, const char *from, int tofd, const char *to, int flags)
-{
-	CHECK("linkat", fromfd, from, AT_FOLLOW(flags), SL_WRITE, -1);
-	CHECK("linkat", tofd, to, SL_NOFOLLOW, SL_WRITE, -1);
-	return REAL(linkat)(fromfd, from, tofd, to, flags);
-}
+HOOK2(link, (const char *from, const char *to), (from, to),
+      "link", AT_FDCWD, from, SL_NOFOLLOW, AT_FDCWD, to)
+HOOK2(linkat, (int fromfd, const char *from, int tofd, const char *to, int flags),
+      (fromfd, from, tofd, to, flags),
+      "linkat", fromfd, from, AT_FOLLOW(flags), tofd, to)
 
 /* The target is text; following it later is what gets checked. */
-SL_EXPORT int symlink(const char *target, const char *path)
-{
-	CHECK("symlink", AT_FDCWD, path, SL_NOFOLLOW, SL_WRITE, -1);
-	return REAL(symlink)(target, path);
-}
+HOOK(int, symlink, (const char *target, const char *path), (target, path),
+     "symlink", AT_FDCWD, path, SL_NOFOLLOW, SL_WRITE)
+HOOK(int, symlinkat, (const char *target, int dirfd, const char *path), (target, dirfd, path),
+     "symlinkat", dirfd, path, SL_NOFOLLOW, SL_WRITE)
 
-SL_EXPORT int symlinkat(const char *target, int dirfd, const char *path)
-{
-	CHECK("symlinkat", dirfd, path, SL_NOFOLLOW, SL_WRITE, -1);
-	return REAL(symlinkat)(target, dirfd, path);
-}
-
-SL_EXPORT int chmod(const char *path, mode_t mode)
-{
-	CHECK("chmod", AT_FDCWD, path, 0, SL_WRITE, -1);
-	return REAL(chmod)(path, mode);
-}
-
-SL_EXPORT int lchmod(const char *path, mode_t mode)
-{
-	CHECK("lchmod", AT_FDCWD, path, SL_NOFOLLOW, SL_WRITE, -1);
-	return REAL(lchmod)(path, mode);
-}
-
-SL_EXPORT int fchmodat(int dirfd, const char *path, mode_t mode, int flags)
-{
-	CHECK("fchmodat", dirfd, path, AT_NOFOLLOW(flags), SL_WRITE, -1);
-	return REAL(fchmodat)(dirfd, path, mode, flags);
-}
-
-SL_EXPORT int chown(const char *path, uid_t uid, gid_t gid)
-{
-	CHECK("chown", AT_FDCWD, path, 0, SL_WRITE, -1);
-	return REAL(chown)(path, uid, gid);
-}
-
-SL_EXPORT int lchown(const char *path, uid_t uid, gid_t gid)
-{
-	CHECK("lchown", AT_FDCWD, path, SL_NOFOLLOW, SL_WRITE, -1);
-	return REAL(lchown)(path, uid, gid);
-}
-
-SL_EXPORT int fchownat(int dirfd, const char *path, uid_t uid, gid_t gid, int flags)
-{
-	CHECK("fchownat", dirfd, path, AT_NOFOLLOW(flags), SL_WRITE, -1);
-	return REAL(fchownat)(dirfd, path, uid, gid, flags);
-}
+HOOK(int, chmod, (const char *path, mode_t mode), (path, mode),
+     "chmod", AT_FDCWD, path, 0, SL_WRITE)
+HOOK(int, lchmod, (const char *path, mode_t mode), (path, mode),
+     "lchmod", AT_FDCWD, path, SL_NOFOLLOW, SL_WRITE)
+HOOK(int, fchmodat, (int dirfd, const char *path, mode_t mode, int flags), (dirfd, path, mode, flags),
+     "fchmodat", dirfd, path, AT_NOFOLLOW(flags), SL_WRITE)
+HOOK(int, chown, (const char *path, uid_t uid, gid_t gid), (path, uid, gid),
+     "chown", AT_FDCWD, path, 0, SL_WRITE)
+HOOK(int, lchown, (const char *path, uid_t uid, gid_t gid), (path, uid, gid),
+     "lchown", AT_FDCWD, path, SL_NOFOLLOW, SL_WRITE)
+HOOK(int, fchownat, (int dirfd, const char *path, uid_t uid, gid_t gid, int flags),
+     (dirfd, path, uid, gid, flags),
+     "fchownat", dirfd, path, AT_NOFOLLOW(flags), SL_WRITE)
 
 /* a null path is futimens(dirfd): an open descriptor, already judged */
 SL_EXPORT int utimensat(int dirfd, const char *path, const struct timespec times[2], int flags)
 {
 	if (sl_opaque(path))
-		CHECK("utimensat", dirfd, path, AT_NOFOLLOW(flags), SL_WRITE, -1);
+		CHECK("utimensat", dirfd, path, AT_NOFOLLOW(flags), SL_WRITE);
 	return REAL(utimensat)(dirfd, path, times, flags);
 }
 
-SL_EXPORT int utime(const char *path, const struct utimbuf *times)
-{
-	CHECK("utime", AT_FDCWD, path, 0, SL_WRITE, -1);
-	return REAL(utime)(path, times);
-}
-
-SL_EXPORT int utimes(const char *path, const struct timeval times[2])
-{
-	CHECK("utimes", AT_FDCWD, path, 0, SL_WRITE, -1);
-	return REAL(utimes)(path, times);
-}
-
-SL_EXPORT int lutimes(const char *path, const struct timeval times[2])
-{
-	CHECK("lutimes", AT_FDCWD, path, SL_NOFOLLOW, SL_WRITE, -1);
-	return REAL(lutimes)(path, times);
-}
+HOOK(int, utime, (const char *path, const struct utimbuf *times), (path, times),
+     "utime", AT_FDCWD, path, 0, SL_WRITE)
+HOOK(int, utimes, (const char *path, const struct timeval times[2]), (path, times),
+     "utimes", AT_FDCWD, path, 0, SL_WRITE)
+HOOK(int, lutimes, (const char *path, const struct timeval times[2]), (path, times),
+     "lutimes", AT_FDCWD, path, SL_NOFOLLOW, SL_WRITE)
 
 SL_EXPORT int futimesat(int dirfd, const char *path, const struct timeval times[2])
 {
 	if (sl_opaque(path))
-		CHECK("futimesat", dirfd, path, 0, SL_WRITE, -1);
+		CHECK("futimesat", dirfd, path, 0, SL_WRITE);
 	return REAL(futimesat)(dirfd, path, times);
 }
 
-SL_EXPORT int mknod(const char *path, mode_t mode, dev_t dev)
-{
-	CHECK("mknod", AT_FDCWD, path, SL_NOFOLLOW, SL_WRITE, -1);
-	return REAL(mknod)(path, mode, dev);
-}
-
-SL_EXPORT int mknodat(int dirfd, const char *path, mode_t mode, dev_t dev)
-{
-	CHECK("mknodat", dirfd, path, SL_NOFOLLOW, SL_WRITE, -1);
-	return REAL(mknodat)(dirfd, path, mode, dev);
-}
-
-SL_EXPORT int mkfifo(const char *path, mode_t mode)
-{
-	CHECK("mkfifo", AT_FDCWD, path, SL_NOFOLLOW, SL_WRITE, -1);
-	return REAL(mkfifo)(path, mode);
-}
-
-SL_EXPORT int mkfifoat(int dirfd, const char *path, mode_t mode)
-{
-	CHECK("mkfifoat", dirfd, path, SL_NOFOLLOW, SL_WRITE, -1);
-	return REAL(mkfifoat)(dirfd, path, mode);
-}
+HOOK(int, mknod, (const char *path, mode_t mode, dev_t dev), (path, mode, dev),
+     "mknod", AT_FDCWD, path, SL_NOFOLLOW, SL_WRITE)
+HOOK(int, mknodat, (int dirfd, const char *path, mode_t mode, dev_t dev), (dirfd, path, mode, dev),
+     "mknodat", dirfd, path, SL_NOFOLLOW, SL_WRITE)
+HOOK(int, mkfifo, (const char *path, mode_t mode), (path, mode),
+     "mkfifo", AT_FDCWD, path, SL_NOFOLLOW, SL_WRITE)
+HOOK(int, mkfifoat, (int dirfd, const char *path, mode_t mode), (dirfd, path, mode),
+     "mkfifoat", dirfd, path, SL_NOFOLLOW, SL_WRITE)

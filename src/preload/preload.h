@@ -121,5 +121,9 @@ pid_t sl_vfork_slow(void);
 int sl_execve_checked(const char *op, int dirfd, const char *path, char *const argv[],
 		      char *const envp[], int atflags, int fd);
 int sl_exec_search(const char *op, const char *file, char *const argv[], char *const envp[]);
+/* The candidates for file along PATH (/bin:/usr/bin without it), in the
+ * order execvp tries them: try_one(candidate, arg) until it returns
+ * nonzero, which is returned; 0 when none did. */
+int sl_path_walk(const char *file, int (*try_one)(const char *cand, void *arg), void *arg);
 int sl_spawn_allowed(const char *op);
 #endif

@@ -48,6 +48,24 @@ SL_EXPORT int posix_spawn(pid_t *pid, const char *path, const posix_spawn_file_a
 	return spawn("posix_spawn", pid, path, fa, attr, argv, envp);
 }
 
+struct spawnp {
+	pid_t *pid;
+	const posix_spawn_file_actions_t *fa;
+	const posix_spawnattr_t *attr;
+	char *const *argv, *const *envp;
+	int r;
+};
+
+/* a candidate of the PATH search: the first executable one is spawned */
+static int spawn_one(const char *cand, void *arg)
+{
+	struct spawnp *x = arg;
+	if (sl_sys(SYS_faccessat, AT_FDCWD, (long)cand, X_OK, 0, 0, 0) != 0)
+		return 0;
+	x->r = spawn("posix_spawnp", x->pid, cand, x->fa, x->attr, x->argv, x->envp);
+	return 1;
+}
+
 /* The first executable file along PATH: the one posix_spawnp would run. */
 SL_EXPORT int posix_spawnp(pid_t *pid, const char *file, const posix_spawn_file_actions_t *fa,
 			   const posix_spawnattr_t *attr, char *const argv[], char *const envp[])
@@ -58,27 +76,8 @@ SL_EXPORT int posix_spawnp(pid_t *pid, const char *file, const posix_spawn_file_
 		return ENOENT;
 	if (strchr(file, '/'))
 		return spawn("posix_spawnp", pid, file, fa, attr, argv, envp);
-	const char *path = getenv("PATH");
-	if (!path)
-		path = "/bin:/usr/bin";
-	size_t flen = strlen(file);
-	for (const char *p = path;; p++) {
-		const char *end = strchrnul(p, ':');
-		char cand[PATH_MAX];
-		size_t dlen = (size_t)(end - p);
-		if (dlen + flen + 2 <= sizeof(cand)) {
-			memcpy(cand, p, dlen);
-			if (dlen)
-				cand[dlen++] = '/';
-			memcpy(cand + dlen, file, flen + 1);
-			if (sl_sys(SYS_faccessat, AT_FDCWD, (long)cand, X_OK, 0, 0, 0) == 0)
-				return spawn("posix_spawnp", pid, cand, fa, attr, argv, envp);
-		}
-		if (!*end)
-			break;
-		p = end;
-	}
-	return ENOENT;
+	struct spawnp x = { pid, fa, attr, argv, envp, 0 };
+	return sl_path_walk(file, spawn_one, &x) ? x.r : ENOENT;
 }
 
 /* Keep the library's descriptor in the child: a close of it is dropped,

@@ -14,10 +14,98 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#define NOFOLLOW_IF(flags, bit) ((flags) & (bit) ? SL_NOFOLLOW : 0)
-#define FOLLOW_IF(flags, bit) ((flags) & (bit) ? 0 : SL_NOFOLLOW)
-#define EMPTY_IF(flags) ((flags) & AT_EMPTY_PATH ? SL_EMPTY : 0)
 #define P(x) ((const char *)(x))
+
+/* how a call's AT_ flags argument reads */
+#define H_NOFOLLOW 1	/* AT_SYMLINK_NOFOLLOW: not followed */
+#define H_FOLLOW 2	/* followed only with AT_SYMLINK_FOLLOW */
+#define H_EMPTY 4	/* AT_EMPTY_PATH */
+
+/* The calls that name files, one row a path they name, checked in order:
+ * the argument (1 to 5) holding the path and the directory it is relative
+ * to (0: the working directory), the flags argument and how it reads (0:
+ * none), the sl_check_at flags it always has, the access it needs, and
+ * whether a null path (the descriptor itself, already judged) passes. */
+static const struct path_call {
+	long nr;
+	unsigned char dir, path, flags, how;
+	int fixed, acc, nullok;
+} path_calls[] = {
+#ifdef SYS_stat
+	{ SYS_stat, 0, 1, 0, 0, 0, SL_STAT, 0 },
+	{ SYS_lstat, 0, 1, 0, 0, SL_NOFOLLOW, SL_STAT, 0 },
+#endif
+#ifdef SYS_newfstatat
+	{ SYS_newfstatat, 1, 2, 4, H_NOFOLLOW | H_EMPTY, 0, SL_STAT, 0 },
+#endif
+	{ SYS_statx, 1, 2, 3, H_NOFOLLOW | H_EMPTY, 0, SL_STAT, 0 },
+#ifdef SYS_access
+	{ SYS_access, 0, 1, 0, 0, 0, SL_STAT, 0 },
+#endif
+	{ SYS_faccessat, 1, 2, 0, 0, 0, SL_STAT, 0 },
+#ifdef SYS_faccessat2
+	{ SYS_faccessat2, 1, 2, 4, H_NOFOLLOW | H_EMPTY, 0, SL_STAT, 0 },
+#endif
+	{ SYS_name_to_handle_at, 1, 2, 5, H_FOLLOW | H_EMPTY, 0, SL_STAT, 0 },
+#ifdef SYS_readlink
+	{ SYS_readlink, 0, 1, 0, 0, SL_NOFOLLOW, SL_READ, 0 },
+#endif
+	{ SYS_readlinkat, 1, 2, 0, 0, SL_NOFOLLOW | SL_EMPTY, SL_READ, 0 },
+	{ SYS_truncate, 0, 1, 0, 0, 0, SL_WRITE, 0 },
+#ifdef SYS_mkdir
+	{ SYS_mkdir, 0, 1, 0, 0, SL_NOFOLLOW, SL_WRITE, 0 },
+	{ SYS_rmdir, 0, 1, 0, 0, SL_NOFOLLOW, SL_WRITE, 0 },
+	{ SYS_unlink, 0, 1, 0, 0, SL_NOFOLLOW, SL_WRITE, 0 },
+	{ SYS_mknod, 0, 1, 0, 0, SL_NOFOLLOW, SL_WRITE, 0 },
+	{ SYS_chmod, 0, 1, 0, 0, 0, SL_WRITE, 0 },
+	{ SYS_chown, 0, 1, 0, 0, 0, SL_WRITE, 0 },
+	{ SYS_utime, 0, 1, 0, 0, 0, SL_WRITE, 0 },
+	{ SYS_utimes, 0, 1, 0, 0, 0, SL_WRITE, 0 },
+	{ SYS_lchown, 0, 1, 0, 0, SL_NOFOLLOW, SL_WRITE, 0 },
+	{ SYS_rename, 0, 1, 0, 0, SL_NOFOLLOW, SL_WRITE, 0 },
+	{ SYS_rename, 0, 2, 0, 0, SL_NOFOLLOW, SL_WRITE, 0 },
+	{ SYS_link, 0, 1, 0, 0, SL_NOFOLLOW, SL_WRITE, 0 },
+	{ SYS_link, 0, 2, 0, 0, SL_NOFOLLOW, SL_WRITE, 0 },
+	{ SYS_symlink, 0, 2, 0, 0, SL_NOFOLLOW, SL_WRITE, 0 },
+	{ SYS_futimesat, 1, 2, 0, 0, 0, SL_WRITE, 1 },
+#endif
+	{ SYS_mkdirat, 1, 2, 0, 0, SL_NOFOLLOW, SL_WRITE, 0 },
+	{ SYS_unlinkat, 1, 2, 0, 0, SL_NOFOLLOW, SL_WRITE, 0 },
+	{ SYS_mknodat, 1, 2, 0, 0, SL_NOFOLLOW, SL_WRITE, 0 },
+	{ SYS_fchmodat, 1, 2, 0, 0, 0, SL_WRITE, 0 },
+	{ SYS_fchownat, 1, 2, 5, H_NOFOLLOW | H_EMPTY, 0, SL_WRITE, 0 },
+	{ SYS_utimensat, 1, 2, 4, H_NOFOLLOW, 0, SL_WRITE, 1 },
+#ifdef SYS_renameat
+	{ SYS_renameat, 1, 2, 0, 0, SL_NOFOLLOW, SL_WRITE, 0 },
+	{ SYS_renameat, 3, 4, 0, 0, SL_NOFOLLOW, SL_WRITE, 0 },
+#endif
+	{ SYS_renameat2, 1, 2, 0, 0, SL_NOFOLLOW, SL_WRITE, 0 },
+	{ SYS_renameat2, 3, 4, 0, 0, SL_NOFOLLOW, SL_WRITE, 0 },
+	{ SYS_linkat, 1, 2, 5, H_FOLLOW | H_EMPTY, 0, SL_WRITE, 0 },
+	{ SYS_linkat, 3, 4, 0, 0, SL_NOFOLLOW, SL_WRITE, 0 },
+	{ SYS_symlinkat, 2, 3, 0, 0, SL_NOFOLLOW, SL_WRITE, 0 },
+};
+
+/* The paths call n names, by path_calls: 0 allowed (or none named), -1 refused. */
+static int judge_paths(long n, const long a[6])
+{
+	for (size_t k = 0; k < sizeof(path_calls) / sizeof(path_calls[0]); k++) {
+		const struct path_call *c = &path_calls[k];
+		if (c->nr != n || (c->nullok && !a[c->path]))
+			continue;
+		long f = a[c->flags];
+		int fl = c->fixed;
+		if ((c->how & H_NOFOLLOW) && (f & AT_SYMLINK_NOFOLLOW))
+			fl |= SL_NOFOLLOW;
+		if ((c->how & H_FOLLOW) && !(f & AT_SYMLINK_FOLLOW))
+			fl |= SL_NOFOLLOW;
+		if ((c->how & H_EMPTY) && (f & AT_EMPTY_PATH))
+			fl |= SL_EMPTY;
+		if (sl_check_at("syscall", c->dir ? (int)a[c->dir] : AT_FDCWD, P(a[c->path]), fl, c->acc) != 0)
+			return -1;
+	}
+	return 0;
+}
 
 static int refuse(const char *why, int err)
 {
@@ -30,7 +118,10 @@ static int refuse(const char *why, int err)
 static int judge(long n, long a1, long a2, long a3, long a4, long a5, int *acc_out)
 {
 	const char *op = "syscall";
+	const long a[6] = { 0, a1, a2, a3, a4, a5 };
 	*acc_out = -1;
+	if (judge_paths(n, a) != 0)
+		return -1;
 	switch (n) {
 #ifdef SYS_open
 	case SYS_open:
@@ -58,92 +149,6 @@ static int judge(long n, long a1, long a2, long a3, long a4, long a5, int *acc_o
 			return refuse("open_by_handle_at for writing", EACCES);
 		*acc_out = SL_READ;
 		return 0;
-#ifdef SYS_stat
-	case SYS_stat:
-		return sl_check_at(op, AT_FDCWD, P(a1), 0, SL_STAT);
-	case SYS_lstat:
-		return sl_check_at(op, AT_FDCWD, P(a1), SL_NOFOLLOW, SL_STAT);
-#endif
-#ifdef SYS_newfstatat
-	case SYS_newfstatat:
-		return sl_check_at(op, (int)a1, P(a2),
-				   NOFOLLOW_IF(a4, AT_SYMLINK_NOFOLLOW) | EMPTY_IF(a4), SL_STAT);
-#endif
-	case SYS_statx:
-		return sl_check_at(op, (int)a1, P(a2),
-				   NOFOLLOW_IF(a3, AT_SYMLINK_NOFOLLOW) | EMPTY_IF(a3), SL_STAT);
-#ifdef SYS_access
-	case SYS_access:
-		return sl_check_at(op, AT_FDCWD, P(a1), 0, SL_STAT);
-#endif
-	case SYS_faccessat:
-		return sl_check_at(op, (int)a1, P(a2), 0, SL_STAT);
-#ifdef SYS_faccessat2
-	case SYS_faccessat2:
-		return sl_check_at(op, (int)a1, P(a2),
-				   NOFOLLOW_IF(a4, AT_SYMLINK_NOFOLLOW) | EMPTY_IF(a4), SL_STAT);
-#endif
-	case SYS_name_to_handle_at:
-		return sl_check_at(op, (int)a1, P(a2),
-				   FOLLOW_IF(a5, AT_SYMLINK_FOLLOW) | EMPTY_IF(a5), SL_STAT);
-#ifdef SYS_readlink
-	case SYS_readlink:
-		return sl_check_at(op, AT_FDCWD, P(a1), SL_NOFOLLOW, SL_READ);
-#endif
-	case SYS_readlinkat:
-		return sl_check_at(op, (int)a1, P(a2), SL_NOFOLLOW | SL_EMPTY, SL_READ);
-	case SYS_truncate:
-		return sl_check_at(op, AT_FDCWD, P(a1), 0, SL_WRITE);
-#ifdef SYS_mkdir
-	case SYS_mkdir:
-	case SYS_rmdir:
-	case SYS_unlink:
-	case SYS_mknod:
-		return sl_check_at(op, AT_FDCWD, P(a1), SL_NOFOLLOW, SL_WRITE);
-	case SYS_chmod:
-	case SYS_chown:
-	case SYS_utime:
-	case SYS_utimes:
-		return sl_check_at(op, AT_FDCWD, P(a1), 0, SL_WRITE);
-	case SYS_lchown:
-		return sl_check_at(op, AT_FDCWD, P(a1), SL_NOFOLLOW, SL_WRITE);
-	case SYS_rename:
-	case SYS_link:
-		if (sl_check_at(op, AT_FDCWD, P(a1), SL_NOFOLLOW, SL_WRITE))
-			return -1;
-		return sl_check_at(op, AT_FDCWD, P(a2), SL_NOFOLLOW, SL_WRITE);
-	case SYS_symlink:
-		return sl_check_at(op, AT_FDCWD, P(a2), SL_NOFOLLOW, SL_WRITE);
-	case SYS_futimesat:
-		return a2 ? sl_check_at(op, (int)a1, P(a2), 0, SL_WRITE) : 0;
-#endif
-	case SYS_mkdirat:
-	case SYS_unlinkat:
-	case SYS_mknodat:
-		return sl_check_at(op, (int)a1, P(a2), SL_NOFOLLOW, SL_WRITE);
-	case SYS_fchmodat:
-		return sl_check_at(op, (int)a1, P(a2), 0, SL_WRITE);
-	case SYS_fchownat:
-		return sl_check_at(op, (int)a1, P(a2),
-				   NOFOLLOW_IF(a5, AT_SYMLINK_NOFOLLOW) | EMPTY_IF(a5), SL_WRITE);
-	case SYS_utimensat:
-		return a2 ? sl_check_at(op, (int)a1, P(a2), NOFOLLOW_IF(a4, AT_SYMLINK_NOFOLLOW),
-					SL_WRITE)
-			  : 0;
-#ifdef SYS_renameat
-	case SYS_renameat:
-#endif
-	case SYS_renameat2:
-		if (sl_check_at(op, (int)a1, P(a2), SL_NOFOLLOW, SL_WRITE))
-			return -1;
-		return sl_check_at(op, (int)a3, P(a4), SL_NOFOLLOW, SL_WRITE);
-	case SYS_linkat:
-		if (sl_check_at(op, (int)a1, P(a2), FOLLOW_IF(a5, AT_SYMLINK_FOLLOW) | EMPTY_IF(a5),
-				SL_WRITE))
-			return -1;
-		return sl_check_at(op, (int)a3, P(a4), SL_NOFOLLOW, SL_WRITE);
-	case SYS_symlinkat:
-		return sl_check_at(op, (int)a2, P(a3), SL_NOFOLLOW, SL_WRITE);
 #ifdef SYS_fork
 	case SYS_fork:
 	case SYS_vfork:

@@ -4,7 +4,6 @@
  * preprocessor line is marked so the #define bodies can be read apart. */
 #include "scan.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 char *c_unsplice(const char *s, size_t n, size_t *outn, uint32_t **omap)
@@ -58,33 +57,30 @@ static const char *digraph(const char *p, size_t l)
     return NULL;
 }
 
-static int is_prefix(const char *p, size_t l, int *raw)
+/* p[0..l) is one of the words of list */
+static int in_list(const char *p, size_t l, const char *const *list)
 {
-    static const char *const pre[] = {"L", "u", "U", "u8", "R", "LR", "uR", "UR", "u8R", NULL};
-    for (int k = 0; pre[k]; k++)
-        if (strlen(pre[k]) == l && !memcmp(p, pre[k], l)) {
-            *raw = p[l - 1] == 'R';
+    for (int k = 0; list[k]; k++)
+        if (strlen(list[k]) == l && !memcmp(p, list[k], l))
             return 1;
-        }
     return 0;
 }
 
-/* Quoted literal from s[i] (the quote); returns the end (past the closer,
- * or the end of the line for an unterminated one, as the compiler would
- * stop there). */
-static size_t quoted(const char *s, size_t n, size_t i)
+static int is_prefix(const char *p, size_t l, int *raw)
 {
-    char q = s[i];
-    size_t j = i + 1;
-    while (j < n && s[j] != q && s[j] != '\n') {
-        if (s[j] == '\\' && j + 1 < n)
-            j++;
-        j++;
-    }
-    return j < n && s[j] == q ? j + 1 : j;
+    static const char *const pre[] = {"L", "u", "U", "u8", "R", "LR", "uR", "UR", "u8R", NULL};
+    if (!in_list(p, l, pre))
+        return 0;
+    *raw = p[l - 1] == 'R';
+    return 1;
 }
 
-/* R"delim( ... )delim" from s[i] (the quote). */
+/* the directives whose operand is a header name */
+static const char *const include_words[] = {"include", "include_next", "import", NULL};
+
+/* R"delim( ... )delim" from s[i] (the quote).  A quoted literal other than
+ * that ends at the end of the line when unterminated, as the compiler would
+ * stop there. */
 static size_t raw_string(const char *s, size_t n, size_t i, size_t *bstart, size_t *bend)
 {
     size_t j = i + 1;
@@ -92,7 +88,7 @@ static size_t raw_string(const char *s, size_t n, size_t i, size_t *bstart, size
         j++;
     if (j >= n || s[j] != '(') {
         *bstart = *bend = i + 1;
-        return quoted(s, n, i);
+        return quoted_end(s, n, i, 1, NULL);
     }
     size_t dl = j - (i + 1);
     const char *d = s + i + 1;
@@ -106,64 +102,35 @@ static size_t raw_string(const char *s, size_t n, size_t i, size_t *bstart, size
     return n;
 }
 
-static void set_value(tok_t *t, const char *body, size_t bl, int raw, int lang)
-{
-    t->val = xmalloc(bl * 4 + 1);
-    if (raw) {
-        memcpy(t->val, body, bl);
-        t->vlen = bl;
-    } else
-        t->vlen = decode_escapes(body, bl, t->val, lang);
-    t->val[t->vlen] = 0;
-}
-
 void lex_c(const src_t *src, toks_t *out, int cpp)
 {
     const char *s = src->s;
     size_t n = src->n, i = 0;
     int bol = 1, in_pp = 0, pp_count = 0, include = 0;
     int lang = cpp ? L_CPP : L_C;
-    while (i < n) {
+    int fl;
+    while ((fl = lex_skip(s, n, &i, &bol, GAP_VT | GAP_SLASH)) >= 0) {
         unsigned char c = (unsigned char)s[i];
-        if (c == '\n') {
-            bol = 1;
-            in_pp = 0;
-            include = 0;
-            i++;
-            continue;
-        }
-        if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v' || c == 0) {
-            i++;
-            continue;
-        }
-        if (c == '/' && i + 1 < n && s[i + 1] == '/') {
-            while (i < n && s[i] != '\n')
-                i++;
-            continue;
-        }
-        if (c == '/' && i + 1 < n && s[i + 1] == '*') {
-            const char *e = memmem(s + i + 2, n - i - 2, "*/", 2);
-            i = e ? (size_t)(e - s) + 2 : n;
-            continue;
-        }
-        int fl = (bol ? F_BOL : 0) | (in_pp ? F_PP : 0);
-        if (bol && (c == '#' || (c == '%' && i + 1 < n && s[i + 1] == ':'))) {
+        if (fl & F_BOL)
+            in_pp = include = 0;
+        fl |= in_pp ? F_PP : 0;
+        if ((fl & F_BOL) && (c == '#' || (c == '%' && i + 1 < n && s[i + 1] == ':'))) {
             in_pp = 1;
             pp_count = 0;
             fl |= F_PP;
             tok_t *t = tok_push(out, T_PUNCT, fl, src, i, i + (c == '#' ? 1 : 2));
-            if (c == '%') {
-                free(t->text);
-                t->text = xstrndup("#", 1);
-                t->len = 1;
-            }
+            if (c == '%')
+                tok_retext(t, "#");
             i += c == '#' ? 1 : 2;
-            bol = 0;
             continue;
         }
-        bol = 0;
         if (in_pp)
             pp_count++;
+        size_t num = push_number(out, src, i, fl, 1);
+        if (num > i) {
+            i = num;
+            continue;
+        }
         if (include && (c == '<' || c == '"')) {
             /* a header name: <sys/socket.h> is one token, not code */
             size_t j = i + 1;
@@ -178,9 +145,7 @@ void lex_c(const src_t *src, toks_t *out, int cpp)
             continue;
         }
         if (is_ident_start(c)) {
-            size_t j = i + 1;
-            while (j < n && is_ident_char((unsigned char)s[j]))
-                j++;
+            size_t j = ident_end(s, n, i + 1);
             int raw = 0;
             if (j < n && (s[j] == '"' || s[j] == '\'') && is_prefix(s + i, j - i, &raw)) {
                 size_t bs, be, end;
@@ -188,36 +153,26 @@ void lex_c(const src_t *src, toks_t *out, int cpp)
                     end = raw_string(s, n, j, &bs, &be);
                 else {
                     raw = 0;
-                    end = quoted(s, n, j);
+                    end = quoted_end(s, n, j, 1, NULL);
                     bs = j + 1;
                     be = end > bs && s[end - 1] == s[j] ? end - 1 : end;
                 }
                 tok_t *t = tok_push(out, s[j] == '"' ? T_STR : T_CHAR, fl | (raw ? F_RAW : 0), src, i, end);
-                set_value(t, s + bs, be > bs ? be - bs : 0, raw, lang);
+                tok_value(t, s + bs, be > bs ? be - bs : 0, raw, lang);
                 i = end;
                 continue;
             }
             tok_push(out, T_IDENT, fl, src, i, j);
-            if (in_pp && pp_count == 1 && j - i == 7 && !memcmp(s + i, "include", 7))
+            if (in_pp && pp_count == 1 && in_list(s + i, j - i, include_words))
                 include = 1;
-            if (in_pp && pp_count == 1 && j - i == 12 && !memcmp(s + i, "include_next", 12))
-                include = 1;
-            if (in_pp && pp_count == 1 && j - i == 6 && !memcmp(s + i, "import", 6))
-                include = 1;
-            i = j;
-            continue;
-        }
-        if ((c >= '0' && c <= '9') || (c == '.' && i + 1 < n && s[i + 1] >= '0' && s[i + 1] <= '9')) {
-            size_t j = lex_number(s, n, i);
-            tok_push(out, T_NUM, fl, src, i, j);
             i = j;
             continue;
         }
         if (c == '"' || c == '\'') {
-            size_t end = quoted(s, n, i);
+            size_t end = quoted_end(s, n, i, 1, NULL);
             size_t be = end > i + 1 && s[end - 1] == (char)c ? end - 1 : end;
             tok_t *t = tok_push(out, c == '"' ? T_STR : T_CHAR, fl, src, i, end);
-            set_value(t, s + i + 1, be - (i + 1), 0, lang);
+            tok_value(t, s + i + 1, be - (i + 1), 0, lang);
             i = end;
             continue;
         }
@@ -229,11 +184,8 @@ void lex_c(const src_t *src, toks_t *out, int cpp)
             l = 1;
         tok_t *t = tok_push(out, T_PUNCT, fl, src, i, i + l);
         const char *d = digraph(s + i, l);
-        if (d) {
-            free(t->text);
-            t->text = xstrndup(d, strlen(d));
-            t->len = strlen(d);
-        }
+        if (d)
+            tok_retext(t, d);
         i += l;
     }
 }

@@ -35,10 +35,7 @@ static int regex_allowed(const toks_t *out, size_t first)
 static void push_str(toks_t *out, const src_t *src, size_t start, size_t end, size_t bs, size_t be, int fl)
 {
     tok_t *t = tok_push(out, T_STR, fl, src, start, end);
-    size_t bl = be > bs ? be - bs : 0;
-    t->val = xmalloc(bl * 4 + 1);
-    t->vlen = decode_escapes(src->s + bs, bl, t->val, L_JS);
-    t->val[t->vlen] = 0;
+    tok_value(t, src->s + bs, be > bs ? be - bs : 0, 0, L_JS);
 }
 
 /* Scan template text from s[i] (just past ` or past the } closing a
@@ -73,34 +70,12 @@ void lex_js(const src_t *src, toks_t *out)
 {
     const char *s = src->s;
     size_t n = src->n, i = 0, first = out->n;
-    int bol = 1;
+    int bol = 1, fl;
     int stack[256], sp = 0; /* open braces inside each pending ${ */
     if (n >= 2 && s[0] == '#' && s[1] == '!')
-        while (i < n && s[i] != '\n')
-            i++;
-    while (i < n) {
+        i = line_end(s, n, 0);
+    while ((fl = lex_skip(s, n, &i, &bol, GAP_VT | GAP_SLASH)) >= 0) {
         unsigned char c = (unsigned char)s[i];
-        if (c == '\n') {
-            bol = 1;
-            i++;
-            continue;
-        }
-        if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v' || c == 0) {
-            i++;
-            continue;
-        }
-        if (c == '/' && i + 1 < n && s[i + 1] == '/') {
-            while (i < n && s[i] != '\n')
-                i++;
-            continue;
-        }
-        if (c == '/' && i + 1 < n && s[i + 1] == '*') {
-            const char *e = memmem(s + i + 2, n - i - 2, "*/", 2);
-            i = e ? (size_t)(e - s) + 2 : n;
-            continue;
-        }
-        int fl = bol ? F_BOL : 0;
-        bol = 0;
         if (is_ident_start(c) || c == '\\') {
             size_t j = i + 1;
             while (j < n && (is_ident_char((unsigned char)s[j]) || s[j] == '\\'))
@@ -110,27 +85,18 @@ void lex_js(const src_t *src, toks_t *out)
             continue;
         }
         if (c == '#' && i + 1 < n && is_ident_start((unsigned char)s[i + 1])) {
-            size_t j = i + 1;
-            while (j < n && is_ident_char((unsigned char)s[j]))
-                j++;
+            size_t j = ident_end(s, n, i + 1);
             tok_push(out, T_IDENT, fl, src, i, j); /* private name */
             i = j;
             continue;
         }
-        if ((c >= '0' && c <= '9') || (c == '.' && i + 1 < n && s[i + 1] >= '0' && s[i + 1] <= '9')) {
-            size_t j = lex_number(s, n, i);
-            tok_push(out, T_NUM, fl, src, i, j);
-            i = j;
+        size_t num = push_number(out, src, i, fl, 1);
+        if (num > i) {
+            i = num;
             continue;
         }
         if (c == '"' || c == '\'') {
-            size_t j = i + 1;
-            while (j < n && s[j] != (char)c && s[j] != '\n') {
-                if (s[j] == '\\' && j + 1 < n)
-                    j++;
-                j++;
-            }
-            size_t end = j < n && s[j] == (char)c ? j + 1 : j;
+            size_t j, end = quoted_end(s, n, i, 1, &j);
             push_str(out, src, i, end, i + 1, j, fl);
             i = end;
             continue;
@@ -172,8 +138,7 @@ void lex_js(const src_t *src, toks_t *out)
             }
             if (j < n && s[j] == '/') {
                 j++;
-                while (j < n && is_ident_char((unsigned char)s[j]))
-                    j++;
+                j = ident_end(s, n, j);
                 tok_t *t = tok_push(out, T_STR, fl | F_RAW, src, i, j);
                 t->val = (unsigned char *)xstrndup("", 0); /* a pattern is no code and no data */
                 i = j;
@@ -186,10 +151,6 @@ void lex_js(const src_t *src, toks_t *out)
             else if (c == '}')
                 stack[sp - 1]--;
         }
-        size_t l = match_punct(s, n, i, js_punct);
-        if (!l)
-            l = 1;
-        tok_push(out, T_PUNCT, fl, src, i, i + l);
-        i += l;
+        i = push_punct(out, src, i, fl, js_punct);
     }
 }

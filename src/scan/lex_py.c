@@ -38,21 +38,16 @@ static int str_prefix(const char *p, size_t l, int *raw, int *bytes, int *fstr)
  * returns the index of the closing quote(s), or n. */
 static size_t body_end(const char *s, size_t n, size_t i, char q, int triple)
 {
+    if (!triple)
+        return quote_stop(s, n, i, q, 1);
     size_t j = i;
     while (j < n) {
         if (s[j] == '\\') {
             j += 2;
             continue;
         }
-        if (triple) {
-            if (s[j] == q && j + 2 < n + 0 && s[j + 1] == q && s[j + 2] == q)
-                return j;
-        } else {
-            if (s[j] == q)
-                return j;
-            if (s[j] == '\n')
-                return j;
-        }
+        if (s[j] == q && j + 2 < n && s[j + 1] == q && s[j + 2] == q)
+            return j;
         j++;
     }
     return n;
@@ -110,36 +105,14 @@ static void lex_range(const src_t *src, toks_t *out, int nested)
 {
     const char *s = src->s;
     size_t n = src->n, i = 0;
-    int bol = 1;
-    int base = nested ? F_NESTED : 0;
-    while (i < n) {
+    int bol = 1, fl;
+    while ((fl = lex_skip(s, n, &i, &bol, GAP_HASH)) >= 0) {
         unsigned char c = (unsigned char)s[i];
-        if (c == '\n') {
-            bol = 1;
-            i++;
-            continue;
-        }
-        if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == 0) {
-            i++;
-            continue;
-        }
-        if (c == '\\' && i + 1 < n && (s[i + 1] == '\n' || s[i + 1] == '\r')) {
-            i += 2;
-            continue;
-        }
-        if (c == '#') {
-            while (i < n && s[i] != '\n')
-                i++;
-            continue;
-        }
-        int fl = base | (bol ? F_BOL : 0);
-        bol = 0;
+        fl |= nested ? F_NESTED : 0;
         size_t pstart = i, q = i;
         int raw = 0, bytes = 0, fstr = 0;
         if (is_ident_start(c)) {
-            size_t j = i + 1;
-            while (j < n && is_ident_char((unsigned char)s[j]))
-                j++;
+            size_t j = ident_end(s, n, i + 1);
             if (j < n && (s[j] == '"' || s[j] == '\'') && str_prefix(s + i, j - i, &raw, &bytes, &fstr))
                 q = j;
             else {
@@ -183,30 +156,14 @@ static void lex_range(const src_t *src, toks_t *out, int nested)
                 end = n;
             tok_t *t = tok_push(out, T_STR, fl | (raw ? F_RAW : 0) | (bytes ? F_BYTES : 0) | (fstr ? F_FSTR : 0),
                                 src, pstart, end);
-            size_t bl = be > bs ? be - bs : 0;
-            t->val = xmalloc(bl * 4 + 1);
-            if (raw) {
-                memcpy(t->val, s + bs, bl);
-                t->vlen = bl;
-            } else
-                t->vlen = decode_escapes(s + bs, bl, t->val, L_PY);
-            t->val[t->vlen] = 0;
+            tok_value(t, s + bs, be > bs ? be - bs : 0, raw, L_PY);
             if (fstr)
                 fstring_fields(src, out, bs, be, 0, nested);
             i = end;
             continue;
         }
-        if ((c >= '0' && c <= '9') || (c == '.' && i + 1 < n && s[i + 1] >= '0' && s[i + 1] <= '9')) {
-            size_t j = lex_number(s, n, i);
-            tok_push(out, T_NUM, fl, src, i, j);
-            i = j;
-            continue;
-        }
-        size_t l = match_punct(s, n, i, py_punct);
-        if (!l)
-            l = 1;
-        tok_push(out, T_PUNCT, fl, src, i, i + l);
-        i += l;
+        size_t num = push_number(out, src, i, fl, 1);
+        i = num > i ? num : push_punct(out, src, i, fl, py_punct);
     }
 }
 

@@ -8,17 +8,6 @@ static const char *const rs_punct[] = {
     "<<=", ">>=", "...", "..=", "::", "->", "=>", "==", "!=", "<=", ">=", "&&", "||", "+=", "-=", "*=", "/=",
     "%=", "^=", "&=", "|=", "<<", ">>", "..", NULL};
 
-static void set_val(tok_t *t, const char *b, size_t bl, int raw)
-{
-    t->val = xmalloc(bl * 4 + 1);
-    if (raw) {
-        memcpy(t->val, b, bl);
-        t->vlen = bl;
-    } else
-        t->vlen = decode_escapes(b, bl, t->val, L_RUST);
-    t->val[t->vlen] = 0;
-}
-
 /* Length of one UTF-8 character at s[i]. */
 static size_t u8len(const char *s, size_t n, size_t i)
 {
@@ -31,43 +20,11 @@ void lex_rust(const src_t *src, toks_t *out)
 {
     const char *s = src->s;
     size_t n = src->n, i = 0;
-    int bol = 1;
+    int bol = 1, fl;
     if (n >= 2 && s[0] == '#' && s[1] == '!' && !(n >= 3 && s[2] == '['))
-        while (i < n && s[i] != '\n')
-            i++;
-    while (i < n) {
+        i = line_end(s, n, 0);
+    while ((fl = lex_skip(s, n, &i, &bol, GAP_SLASH | GAP_NESTED)) >= 0) {
         unsigned char c = (unsigned char)s[i];
-        if (c == '\n') {
-            bol = 1;
-            i++;
-            continue;
-        }
-        if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == 0) {
-            i++;
-            continue;
-        }
-        if (c == '/' && i + 1 < n && s[i + 1] == '/') {
-            while (i < n && s[i] != '\n')
-                i++;
-            continue;
-        }
-        if (c == '/' && i + 1 < n && s[i + 1] == '*') {
-            int depth = 1;
-            i += 2;
-            while (i < n && depth) {
-                if (s[i] == '/' && i + 1 < n && s[i + 1] == '*') {
-                    depth++;
-                    i += 2;
-                } else if (s[i] == '*' && i + 1 < n && s[i + 1] == '/') {
-                    depth--;
-                    i += 2;
-                } else
-                    i++;
-            }
-            continue;
-        }
-        int fl = bol ? F_BOL : 0;
-        bol = 0;
         size_t start = i;
         int bytes = 0, raw = 0;
         /* prefixes: b, br, r, c, cr (then " or ' or #) */
@@ -98,15 +55,13 @@ void lex_rust(const src_t *src, toks_t *out)
                 }
                 size_t end = k < n ? k + 1 + hashes : n;
                 tok_t *t = tok_push(out, T_STR, fl | F_RAW | (bytes ? F_BYTES : 0), src, start, end);
-                set_val(t, s + bs, (k < n ? k : n) - bs, 1);
+                tok_value(t, s + bs, (k < n ? k : n) - bs, 1, L_RUST);
                 i = end;
                 continue;
             }
             if (hashes == 1 && p < n && is_ident_start((unsigned char)s[p]) && start + 2 == p) {
                 /* r#ident, a raw identifier */
-                size_t j = p;
-                while (j < n && is_ident_char((unsigned char)s[j]))
-                    j++;
+                size_t j = ident_end(s, n, p);
                 tok_push(out, T_IDENT, fl, src, p, j);
                 i = j;
                 continue;
@@ -116,16 +71,9 @@ void lex_rust(const src_t *src, toks_t *out)
         }
         if ((p > i && p < n && (s[p] == '"' || (bytes && s[p] == '\''))) || c == '"') {
             size_t q = p > i ? p : i;
-            char qc = s[q];
-            size_t k = q + 1;
-            while (k < n && s[k] != qc) {
-                if (s[k] == '\\' && k + 1 < n)
-                    k++;
-                k++;
-            }
-            size_t end = k < n ? k + 1 : n;
-            tok_t *t = tok_push(out, qc == '"' ? T_STR : T_CHAR, fl | (bytes ? F_BYTES : 0), src, start, end);
-            set_val(t, s + q + 1, (k < n ? k : n) - (q + 1), 0);
+            size_t k, end = quoted_end(s, n, q, 0, &k); /* a string may span lines */
+            tok_t *t = tok_push(out, s[q] == '"' ? T_STR : T_CHAR, fl | (bytes ? F_BYTES : 0), src, start, end);
+            tok_value(t, s + q + 1, k - (q + 1), 0, L_RUST);
             i = end;
             continue;
         }
@@ -137,7 +85,7 @@ void lex_rust(const src_t *src, toks_t *out)
                     k++;
                 size_t end = k < n && s[k] == '\'' ? k + 1 : k;
                 tok_t *t = tok_push(out, T_CHAR, fl, src, i, end);
-                set_val(t, s + i + 1, (end > i + 2 ? end - 1 : i + 1) - (i + 1), 0);
+                tok_value(t, s + i + 1, (end > i + 2 ? end - 1 : i + 1) - (i + 1), 0, L_RUST);
                 i = end;
                 continue;
             }
@@ -145,36 +93,23 @@ void lex_rust(const src_t *src, toks_t *out)
                 size_t l = u8len(s, n, i + 1);
                 if (i + 1 + l < n && s[i + 1 + l] == '\'') {
                     tok_t *t = tok_push(out, T_CHAR, fl, src, i, i + 2 + l);
-                    set_val(t, s + i + 1, l, 1);
+                    tok_value(t, s + i + 1, l, 1, L_RUST);
                     i += 2 + l;
                     continue;
                 }
             }
-            size_t j = i + 1;
-            while (j < n && is_ident_char((unsigned char)s[j]))
-                j++;
+            size_t j = ident_end(s, n, i + 1);
             tok_push(out, T_PUNCT, fl, src, i, j); /* 'a: a lifetime or label */
             i = j;
             continue;
         }
         if (is_ident_start(c)) {
-            size_t j = i + 1;
-            while (j < n && is_ident_char((unsigned char)s[j]))
-                j++;
+            size_t j = ident_end(s, n, i + 1);
             tok_push(out, T_IDENT, fl, src, i, j);
             i = j;
             continue;
         }
-        if (c >= '0' && c <= '9') {
-            size_t j = lex_number(s, n, i);
-            tok_push(out, T_NUM, fl, src, i, j);
-            i = j;
-            continue;
-        }
-        size_t l = match_punct(s, n, i, rs_punct);
-        if (!l)
-            l = 1;
-        tok_push(out, T_PUNCT, fl, src, i, i + l);
-        i += l;
+        size_t num = push_number(out, src, i, fl, 0);
+        i = num > i ? num : push_punct(out, src, i, fl, rs_punct);
     }
 }

@@ -151,31 +151,20 @@ static void scan_file(scan_t *sc, const char *path, char *buf, size_t n, int cpp
         rules_goasm(sc, buf, n);
         return;
     }
+    /* the other families: a lexer, then its rules */
+    static const struct {
+        enum lang l;
+        void (*lex)(const src_t *, toks_t *);
+        void (*rules)(scan_t *, const toks_t *);
+    } fam[] = {{L_PY, lex_py, rules_py}, {L_JS, lex_js, rules_js}, {L_RUST, lex_rust, rules_rust},
+               {L_GO, lex_go, rules_go}};
     src_init(&src, buf, n, buf, n, NULL);
-    switch (sc->lang) {
-    case L_PY:
-        lex_py(&src, &t);
-        toks_match(&t);
-        rules_py(sc, &t);
-        break;
-    case L_JS:
-        lex_js(&src, &t);
-        toks_match(&t);
-        rules_js(sc, &t);
-        break;
-    case L_RUST:
-        lex_rust(&src, &t);
-        toks_match(&t);
-        rules_rust(sc, &t);
-        break;
-    case L_GO:
-        lex_go(&src, &t);
-        toks_match(&t);
-        rules_go(sc, &t);
-        break;
-    default:
-        break;
-    }
+    for (size_t k = 0; k < sizeof fam / sizeof fam[0]; k++)
+        if (fam[k].l == sc->lang) {
+            fam[k].lex(&src, &t);
+            toks_match(&t);
+            fam[k].rules(sc, &t);
+        }
     toks_free(&t);
     src_free(&src);
 }

@@ -261,15 +261,9 @@ static size_t *alias_slot(aliases_t *a, const char *name)
 
 void aliases_set(aliases_t *a, const char *name, const char *qual)
 {
-    if (a->n * 2 + 2 > a->hcap) {
-        size_t cap = a->hcap ? a->hcap * 2 : 64;
-        free(a->hash);
-        a->hash = xmalloc(cap * sizeof *a->hash);
-        memset(a->hash, 0, cap * sizeof *a->hash);
-        a->hcap = cap;
+    if (hash_reserve(&a->hash, &a->hcap, a->n))
         for (size_t k = 0; k < a->n; k++)
             *alias_slot(a, a->name[k]) = k + 1;
-    }
     size_t *slot = alias_slot(a, name);
     if (*slot) {
         free(a->qual[*slot - 1]);

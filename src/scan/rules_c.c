@@ -64,18 +64,12 @@ static const struct name c_names[] = {
 
 static const char *rule_msg(const char *rule)
 {
-    if (!strcmp(rule, "asm"))
-        return "inline assembly";
-    if (!strcmp(rule, "syscall"))
-        return "direct system call";
-    if (!strcmp(rule, "process"))
-        return "process creation";
-    if (!strcmp(rule, "network"))
-        return "network socket";
-    if (!strcmp(rule, "dynload"))
-        return "dynamic loading";
-    if (!strcmp(rule, "exec-memory"))
-        return "changes memory protection";
+    static const char *const msg[][2] = {
+        {"asm", "inline assembly"},   {"syscall", "direct system call"}, {"process", "process creation"},
+        {"network", "network socket"}, {"dynload", "dynamic loading"},   {"exec-memory", "changes memory protection"}};
+    for (size_t k = 0; k < sizeof msg / sizeof msg[0]; k++)
+        if (!strcmp(rule, msg[k][0]))
+            return msg[k][1];
     return rule;
 }
 

@@ -73,6 +73,8 @@ typedef struct {
 void *xmalloc(size_t n);
 void *xrealloc(void *p, size_t n);
 char *xstrndup(const char *s, size_t n);
+void *xgrow(void *v, size_t n, size_t *cap, size_t first, size_t size);
+int hash_reserve(size_t **tab, size_t *cap, size_t n);
 void src_init(src_t *src, const char *orig, size_t on, const char *s, size_t n, const uint32_t *omap);
 void src_free(src_t *src);
 void pos_of(const src_t *src, size_t i, int *line, int *col);
@@ -92,6 +94,34 @@ void add_finding(scan_t *sc, int line, int col, int sev, const char *rule, const
     __attribute__((format(printf, 6, 7)));
 void add_finding_at(scan_t *sc, const tok_t *t, int sev, const char *rule, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
+
+/* lexutil.c: the pieces the lexers share */
+#define GAP_VT 0x01     /* \v is a blank */
+#define GAP_SLASH 0x02  /* // and block comments */
+#define GAP_NESTED 0x04 /* block comments nest (Rust) */
+#define GAP_HASH 0x08   /* # comments and backslash-newline line joins (Python) */
+#define GAP_GODIR 0x10  /* a //go: comment that starts a line is a token (Go) */
+/* Moves *i past the blanks, comments and newlines before the next token:
+ * F_BOL when that token starts a line, else 0; -1 at the end.  *bol carries
+ * "at a line start" from one call to the next (start it at 1). */
+int lex_skip(const char *s, size_t n, size_t *i, int *bol, int opts);
+size_t line_end(const char *s, size_t n, size_t i);
+/* A quoted body from s[j] closed by q, a backslash escaping the next
+ * character: the index of the closing quote, or where it stops unclosed
+ * (n, or a newline when nl). */
+size_t quote_stop(const char *s, size_t n, size_t j, char q, int nl);
+/* The same from the opening quote s[i]: the index past the closer (or the
+ * stop when unclosed); *stop, when given, gets the body's end. */
+size_t quoted_end(const char *s, size_t n, size_t i, int nl, size_t *stop);
+size_t ident_end(const char *s, size_t n, size_t i);
+/* t->val from the body b[0..bl): as written when raw, else its escapes decoded */
+void tok_value(tok_t *t, const char *b, size_t bl, int raw, int lang);
+void tok_retext(tok_t *t, const char *text);
+/* A number at s[i] (a digit; or, with dot, '.' and a digit) pushed: the
+ * index after it, or i when no number starts there. */
+size_t push_number(toks_t *out, const src_t *src, size_t i, int fl, int dot);
+/* The longest operator of table at s[i], or one character, pushed: the index after it. */
+size_t push_punct(toks_t *out, const src_t *src, size_t i, int fl, const char *const *table);
 
 /* lexers: return 0, or -1 (never for bad input: bad input lexes as best it can) */
 void lex_c(const src_t *src, toks_t *out, int cpp);

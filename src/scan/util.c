@@ -26,6 +26,31 @@ void *xrealloc(void *p, size_t n)
     return p;
 }
 
+/* v (of *cap elements of size each) with room for one more after n: first
+ * elements at first, then twice as many */
+void *xgrow(void *v, size_t n, size_t *cap, size_t first, size_t size)
+{
+    if (n < *cap)
+        return v;
+    *cap = *cap ? *cap * 2 : first;
+    return xrealloc(v, *cap * size);
+}
+
+/* The open-addressing tables of index+1 (0: free) are kept at most half
+ * full: when n entries would pass that, *tab becomes a larger empty table
+ * and 1 is returned, for the caller to put the entries back. */
+int hash_reserve(size_t **tab, size_t *cap, size_t n)
+{
+    if (n * 2 + 2 <= *cap)
+        return 0;
+    size_t c = *cap ? *cap * 2 : 64;
+    free(*tab);
+    *tab = xmalloc(c * sizeof **tab);
+    memset(*tab, 0, c * sizeof **tab);
+    *cap = c;
+    return 1;
+}
+
 char *xstrndup(const char *s, size_t n)
 {
     char *p = xmalloc(n + 1);
@@ -82,10 +107,7 @@ void pos_of(const src_t *src, size_t i, int *line, int *col)
 
 tok_t *tok_push(toks_t *t, int kind, int flags, const src_t *src, size_t start, size_t end)
 {
-    if (t->n == t->cap) {
-        t->cap = t->cap ? t->cap * 2 : 256;
-        t->v = xrealloc(t->v, t->cap * sizeof *t->v);
-    }
+    t->v = xgrow(t->v, t->n, &t->cap, 256, sizeof *t->v);
     tok_t *k = &t->v[t->n++];
     memset(k, 0, sizeof *k);
     k->kind = kind;
@@ -113,10 +135,7 @@ void toks_free(toks_t *t)
 void toks_append(toks_t *dst, toks_t *src)
 {
     for (size_t i = 0; i < src->n; i++) {
-        if (dst->n == dst->cap) {
-            dst->cap = dst->cap ? dst->cap * 2 : 256;
-            dst->v = xrealloc(dst->v, dst->cap * sizeof *dst->v);
-        }
+        dst->v = xgrow(dst->v, dst->n, &dst->cap, 256, sizeof *dst->v);
         dst->v[dst->n++] = src->v[i];
     }
     free(src->v);
@@ -277,16 +296,12 @@ static size_t key_hash(int line, const char *rule)
  * finding on each of a million lines */
 static finding_t *seen_find(scan_t *sc, int line, const char *rule, size_t **slot)
 {
-    if (sc->n * 2 + 2 > sc->seen_cap) {
-        size_t cap = sc->seen_cap ? sc->seen_cap * 2 : 64;
-        free(sc->seen);
-        sc->seen = xmalloc(cap * sizeof *sc->seen);
-        memset(sc->seen, 0, cap * sizeof *sc->seen);
-        sc->seen_cap = cap;
+    if (hash_reserve(&sc->seen, &sc->seen_cap, sc->n)) {
+        size_t mask = sc->seen_cap - 1;
         for (size_t i = 0; i < sc->n; i++) {
-            size_t h = key_hash(sc->v[i].line, sc->v[i].rule) & (cap - 1);
+            size_t h = key_hash(sc->v[i].line, sc->v[i].rule) & mask;
             while (sc->seen[h])
-                h = (h + 1) & (cap - 1);
+                h = (h + 1) & mask;
             sc->seen[h] = i + 1;
         }
     }
@@ -320,10 +335,7 @@ static void vadd(scan_t *sc, int line, int col, int sev, const char *rule, const
             old->sev = sev;
         return; /* one finding per rule and line: the first says where */
     }
-    if (sc->n == sc->cap) {
-        sc->cap = sc->cap ? sc->cap * 2 : 32;
-        sc->v = xrealloc(sc->v, sc->cap * sizeof *sc->v);
-    }
+    sc->v = xgrow(sc->v, sc->n, &sc->cap, 32, sizeof *sc->v);
     *slot = sc->n + 1;
     finding_t *f = &sc->v[sc->n++];
     f->line = line;

@@ -13,7 +13,7 @@ SECCOMP_LIBS := $(shell $(PKG_CONFIG) --libs libseccomp 2>/dev/null)
 
 LIB_SRC := policy.c options.c profiles.c rlimits.c accounting.c cgroup.c elf.c environ.c privileges.c seccomp.c landlock.c \
 	   namespaces.c scratch.c spawn.c supervisor.c report.c features.c \
-	   lifeline.c uidpool.c relay.c outfile.c guard.c guard_node.c
+	   lifeline.c uidpool.c relay.c outfile.c guard.c guard_node.c async.c batch.c
 LIB_OBJ := $(addprefix $(BUILD)/,$(LIB_SRC:.c=.o)) $(BUILD)/seccomp_filters.o $(BUILD)/guard_blobs.o
 PIC_OBJ := $(LIB_OBJ:.o=.pic.o)
 VERSION := $(shell sed -n 's/^\#define SANDLOCK_VERSION_STRING "\(.*\)"/\1/p' include/sandlock.h)
@@ -70,9 +70,10 @@ $(BUILD)/libsandlock.so: $(PIC_OBJ)
 # The tool is linked statically: one file for minimal containers and
 # serverless layers, and no dynamic loading on every start.
 STATIC ?= -static
-$(BUILD)/sandlock: $(BUILD)/main.o $(BUILD)/cli.o $(BUILD)/report_file.o $(BUILD)/libsandlock.a
+CLI_OBJ := $(addprefix $(BUILD)/,main.o cli.o report_file.o cli_batch.o interactive.o)
+$(BUILD)/sandlock: $(CLI_OBJ) $(BUILD)/libsandlock.a
 	$(CC) $(CFLAGS) $(STATIC) $(LDFLAGS) -o $@ $^
-$(BUILD)/main.o $(BUILD)/cli.o $(BUILD)/report_file.o: src/cli.h
+$(CLI_OBJ): src/cli.h
 $(BUILD)/sandbox_exec: $(BUILD)/sandlock
 	ln -f $< $@
 
@@ -83,7 +84,7 @@ $(BUILD)/sandlock.pc: sandlock.pc.in include/sandlock.h | $(BUILD)/.dir
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' $< > $@
 
 # ---- tests ----
-TEST_BIN := $(BUILD)/test_cli $(BUILD)/test_policy
+TEST_BIN := $(patsubst tests/unit/test_%.c,$(BUILD)/test_%,$(wildcard tests/unit/test_*.c))
 $(BUILD)/test_%: tests/unit/test_%.c $(BUILD)/cli.o $(BUILD)/libsandlock.a
 	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS_ALL) $< $(BUILD)/cli.o $(BUILD)/libsandlock.a -o $@ -lcmocka
 

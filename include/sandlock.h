@@ -378,6 +378,108 @@ SANDLOCK_API void sandlock_print_features_json(const struct sandlock_features *f
 SANDLOCK_API const char *sandlock_feature_remedy(const struct sandlock_features *f,
 						 unsigned layer_bit);
 
+/* ---- asynchronous runs (src/async.c) ---- */
+
+/*
+ * One grader thread driving many runs: sandlock_spawn() starts a run and
+ * returns at once; sandlock_handle_fd() is a descriptor that poll(2),
+ * epoll(7) or select(2) report readable once the run is over (every
+ * process of it gone, its scratch space removed); sandlock_wait() then
+ * gives the result sandlock_run() would have given and frees the handle.
+ *
+ *     struct sandlock_handle *h[8];
+ *     for (i = 0; i < 8; i++)
+ *         if (sandlock_spawn(&p, argv[i], &h[i]) != 0) ... (bad arguments)
+ *     ... poll() on sandlock_handle_fd(h[i]), then for each readable one:
+ *     rc = sandlock_wait(h[i], &r);      (as sandlock_run's rc and result)
+ *
+ * Each run has a supervisor process of its own, forked from the caller,
+ * which calls sandlock_run(): the caller is not made a subreaper nor
+ * undumpable, and may release the policy and argv once spawn returns.
+ * The run is stopped (verdict signaled, as the CLI's SIGTERM: status 143)
+ * by sandlock_kill(), and as cancelled when the calling process dies or
+ * calls exec.  Every handle must be waited for (it holds a child process
+ * and two descriptors, close-on-exec).  See sandlock(3), "Asynchronous
+ * runs", for what forking from a multithreaded caller means.
+ */
+struct sandlock_handle;
+/* 0 and *h; SANDLOCK_EINVAL (NULL argument, no command, an invalid policy:
+ * sandlock_policy_validate says why), SANDLOCK_ENOMEM or SANDLOCK_ESYSTEM
+ * (no descriptor for the handle) and *h NULL.  A run that cannot start
+ * (fork refused: EAGAIN) is a handle whose result says so. */
+SANDLOCK_API int sandlock_spawn(const struct sandlock_policy *p, char *const argv[],
+				struct sandlock_handle **h);
+/* The descriptor to poll for POLLIN (do not read or close it); -1 for NULL. */
+SANDLOCK_API int sandlock_handle_fd(const struct sandlock_handle *h);
+/* Block until the run is over, fill *r and free h: returns what
+ * sandlock_run() would have (0, or a negative sandlock_error with r->error);
+ * SANDLOCK_ESYSTEM when the supervisor process died without a result.
+ * SANDLOCK_EINVAL (h not freed) for a NULL argument. */
+SANDLOCK_API int sandlock_wait(struct sandlock_handle *h, struct sandlock_result *r);
+/* Stop the run, whatever it is doing; returns at once (wait for the
+ * result).  A run already over is left as it ended.  0, or SANDLOCK_EINVAL. */
+SANDLOCK_API int sandlock_kill(struct sandlock_handle *h);
+
+/* ---- batches: compile once, run many tests (src/batch.c) ---- */
+
+/*
+ * A batch (docs/batch.md, sandlock(1) BATCHES): an optional compile step,
+ * the run step, an optional checker and N tests, read from a manifest of
+ * JSON lines.  The compiled program and its working directory carry over
+ * from test to test; every test starts from the same clean state (a fresh
+ * private /tmp, TMPDIR and HOME; the working directory as the compile step
+ * left it, restored from memory when a test changed it).  Each step is
+ * one sandlock_run() in the calling process.
+ *
+ *     struct sandlock_batch *b;
+ *     char err[256];
+ *     if (sandlock_batch_load("tests.jsonl", &b, err, sizeof(err)) != 0)
+ *         errx(125, "%s", err);
+ *     int status = sandlock_batch_run(b, on_line, NULL, err, sizeof(err));
+ *     sandlock_batch_free(b);
+ */
+struct sandlock_batch;
+
+/* One line of results: the compile step's, a test's, or the summary. */
+struct sandlock_batch_event {
+	const char *step;       /* "compile", "test" or "summary" */
+	const char *name;       /* the test's name; NULL otherwise */
+	/* sandlock's verdicts, "wrong_answer", "skipped", "checker_failed";
+	 * the summary's: "ok", the first failing test's, "compile_error" or
+	 * "setup_failed" */
+	const char *verdict;
+	int status;             /* the test's exit status; the summary's is the batch's */
+	uint64_t cpu_ms, wall_ms, peak_kb;
+	const struct sandlock_result *result; /* the program's run; NULL if none */
+	const char *why;        /* a short reason, or NULL */
+	const char *json;       /* the line (no newline), as `sandlock batch` prints it */
+	size_t json_len;
+};
+/* Called for each line, in order; a non-zero return skips the tests left. */
+typedef int (*sandlock_batch_fn)(void *ctx, const struct sandlock_batch_event *ev);
+
+/* Read and check a manifest (relative paths in it start at its directory);
+ * or one held in memory, with its paths relative to base (NULL: the
+ * current directory).  0, or SANDLOCK_EINVAL with one line in err. */
+SANDLOCK_API int sandlock_batch_load(const char *path, struct sandlock_batch **b,
+				     char *err, size_t errlen);
+SANDLOCK_API int sandlock_batch_parse(const char *text, size_t len, const char *base,
+				      struct sandlock_batch **b, char *err, size_t errlen);
+/* An option applied to every step before the manifest's own (as the
+ * command line's, without dashes: ("best-effort", NULL)); set before
+ * loading is not possible, so this one is checked when the batch runs. */
+SANDLOCK_API int sandlock_batch_option(struct sandlock_batch *b, const char *name,
+				       const char *value, char *err, size_t errlen);
+/* Where the batch's directory is made (NULL: $TMPDIR, else /tmp), and
+ * whether it is kept after the run (for debugging). */
+SANDLOCK_API int sandlock_batch_set_dir(struct sandlock_batch *b, const char *dir, bool keep);
+/* Run it: 0 every test ok, 1 a test was not (or the compile step failed),
+ * 125 the batch could not be run (err says why; the summary is still
+ * given to fn). */
+SANDLOCK_API int sandlock_batch_run(const struct sandlock_batch *b, sandlock_batch_fn fn,
+				    void *ctx, char *err, size_t errlen);
+SANDLOCK_API void sandlock_batch_free(struct sandlock_batch *b);
+
 #ifdef __cplusplus
 }
 #endif

@@ -10,6 +10,9 @@
 
 const char sl_cli_usage[] =
 "Usage: sandlock [OPTIONS] -- COMMAND [ARGS...]\n"
+"       sandlock batch [OPTIONS] MANIFEST      (compile once, run many tests)\n"
+"       sandlock interactive [OPTIONS] --interactor [OPTIONS] -- CMD...\n"
+"                --submission [OPTIONS] -- CMD...   (an interactive problem)\n"
 "Run COMMAND under an unprivileged sandbox and report what happened.\n"
 "\n"
 "Resources (0 = unlimited; sizes also with a unit, binary: 10000B, 64k, 1.5M,\n"

@@ -25,6 +25,11 @@ int sl_parse_u64(const char *s, uint64_t max, uint64_t *out);
 int sl_parse_seconds_ms(const char *s, uint64_t *ms);
 extern const char sl_cli_usage[];
 
+/* `sandlock batch ...` (src/cli_batch.c) and `sandlock interactive ...`
+ * (src/interactive.c): argv[0] is the subcommand; the exit status. */
+int sl_batch_main(int argc, char **argv);
+int sl_interactive_main(int argc, char **argv);
+
 /* --report FILE (src/report_file.c): checked and held before the run,
  * written after it. */
 struct sl_report_file {

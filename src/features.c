@@ -43,12 +43,6 @@
 #ifndef SYS_landlock_create_ruleset
 #define SYS_landlock_create_ruleset 444
 #endif
-#ifndef SYS_pidfd_open
-#define SYS_pidfd_open 434
-#endif
-#ifndef SYS_close_range
-#define SYS_close_range 436
-#endif
 
 #define NS_LAYERS (SANDLOCK_LAYER_USERNS | SANDLOCK_LAYER_PIDNS | SANDLOCK_LAYER_MOUNTNS | \
 		   SANDLOCK_LAYER_IPCNS | SANDLOCK_LAYER_NETNS | SANDLOCK_LAYER_UTSNS)

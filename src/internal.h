@@ -6,6 +6,18 @@
 #endif
 #include "sandlock.h"
 
+#include <signal.h>
+#include <sys/syscall.h>
+
+/* calls newer than some libc headers: the numbers are the same on every
+ * architecture (the unified table of 5.1 onwards) */
+#ifndef SYS_pidfd_open
+#define SYS_pidfd_open 434
+#endif
+#ifndef SYS_close_range
+#define SYS_close_range 436
+#endif
+
 #include <linux/filter.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -255,6 +267,9 @@ void sl_environ_unset(char **envp, const char *name);
 
 /* policy.c */
 const char *sl_guard_label(unsigned layer_bit);
+/* The signals that stop a run from outside (SIGTERM, SIGINT, SIGHUP,
+ * SIGQUIT): taken through a signalfd, the tree killed, then 128+sig. */
+void sl_stop_signals(sigset_t *set);
 void sl_seterr(struct sandlock_result *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 

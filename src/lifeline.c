@@ -34,9 +34,6 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
-#ifndef SYS_close_range
-#define SYS_close_range 436
-#endif
 
 #define LIFELINE_STACK (64 * 1024)
 

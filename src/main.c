@@ -1,6 +1,7 @@
 /* sandlock / sandbox_exec: the command-line tool, a thin layer over the
  * library. */
 #include "cli.h"
+#include "internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -64,6 +65,10 @@ int main(int argc, char **argv)
 {
 	struct sl_cli cli;
 	char err[512];
+	if (argc > 1 && !strcmp(argv[1], "batch"))
+		return sl_batch_main(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "interactive"))
+		return sl_interactive_main(argc - 1, argv + 1);
 	if (sl_cli_parse(argc, argv, &cli, err, sizeof(err)) != 0) {
 		sl_cli_release(&cli);
 		return die(err);
@@ -116,11 +121,7 @@ int main(int argc, char **argv)
 	/* SIGTERM, SIGINT, SIGHUP, SIGQUIT to the sandbox: kill the whole tree,
 	 * then exit 128+sig.  Received through a descriptor the run waits on. */
 	sigset_t stop;
-	sigemptyset(&stop);
-	sigaddset(&stop, SIGTERM);
-	sigaddset(&stop, SIGINT);
-	sigaddset(&stop, SIGHUP);
-	sigaddset(&stop, SIGQUIT);
+	sl_stop_signals(&stop);
 	sigprocmask(SIG_BLOCK, &stop, NULL);
 	signal(SIGPIPE, SIG_IGN); /* a reader that went away is not our death */
 	signal(SIGCHLD, SIG_DFL); /* an ignored SIGCHLD, inherited, would reap

@@ -204,6 +204,15 @@ unsigned sandlock_layer_from_name(const char *name)
 	return 0;
 }
 
+void sl_stop_signals(sigset_t *set)
+{
+	sigemptyset(set);
+	sigaddset(set, SIGTERM);
+	sigaddset(set, SIGINT);
+	sigaddset(set, SIGHUP);
+	sigaddset(set, SIGQUIT);
+}
+
 /* What a guard is worth, in the report beside its name. */
 const char *sl_guard_label(unsigned layer_bit)
 {

@@ -39,7 +39,7 @@ def read(rel):
 help_text = subprocess.run([S, "--help"], capture_output=True, text=True).stdout
 man = read("man/sandlock.1").replace("\\-", "-")
 readme = read("README.md")
-table = "\n".join(l for l in readme.splitlines() if l.startswith("| `-"))
+table = "\n".join(l for l in readme.splitlines() if l.startswith(("| `-", "| `sandlock ")))
 
 options = sorted(set(re.findall(r"(?<![\w-])(--[a-z][a-z-]+)", help_text)))
 check(len(options) > 30, f"--help lists the options ({len(options)})")

@@ -12,7 +12,8 @@
 # also run the whole attack suite (default below); the others run the honest
 # workloads only.  SANDLOCK_HOSTS_VERDICTS: hosts that run the verdict matrix
 # (tests/verdicts.py, default below) and the language profiles (tests/profiles.py);
-# SANDLOCK_HOSTS_GUARDS: hosts that run the guards (tests/guards/run.sh).  As root, the contract and the honest workloads run again
+# SANDLOCK_HOSTS_GUARDS: hosts that run the guards (tests/guards/run.sh) and
+# the library's asynchronous runs (tests/async.sh).  As root, the contract and the honest workloads run again
 # as the ordinary user SANDLOCK_TEST_USER (default sandlock-test) if it exists.
 # Last line: "hosts: P passed, F failed, S skipped".
 set -u
@@ -87,6 +88,10 @@ for h in $HOSTS; do
 	fi
 	if [[ " $GUARD_HOSTS " == *" $h "* ]]; then
 		part "$h, guards, $(id -un)" "${envs[@]}" "$SIM" "$h" -- "$HERE/guards/run.sh"
+		# the library's asynchronous runs (tests/unit/test_async.c, staged
+		# beside the binary)
+		[ -x "$(dirname "$SANDLOCK")/test_async" ] &&
+			part "$h, async, $(id -un)" "${envs[@]}" "$SIM" "$h" -- "$HERE/async.sh" "$(dirname "$SANDLOCK")"
 		[ ${#as_user[@]} -gt 0 ] &&
 			part "$h, guards, $TEST_USER" "${as_user[@]}" "${envs[@]}" "$SIM" "$h" -- "$HERE/guards/run.sh"
 	fi

@@ -14,11 +14,18 @@ trap 'rm -rf "$STAGE"' EXIT
 mkdir -p "$STAGE/bin" "$STAGE/progs"
 cp "$BUILD/sandlock" "$STAGE/bin/sandlock"
 cp "$BUILD/sandlock-scan" "$STAGE/bin/sandlock-scan"
+cp "$BUILD/test_async" "$STAGE/bin/test_async"
 ln "$STAGE/bin/sandlock" "$STAGE/bin/sandbox_exec"
 cp -r "$ROOT/tests" "$STAGE/tests"
 # what the guard suites check against: the README's table, the guards'
 # sources (run directly as the sandbox runs them) and their pages
 cp -r "$ROOT/README.md" "$ROOT/src" "$ROOT/docs" "$STAGE/"
+# the example judge builds against the library and its header
+cp -r "$ROOT/examples" "$ROOT/include" "$ROOT/bindings" "$STAGE/"
+mkdir -p "$STAGE/lib" && cp "$BUILD/libsandlock.a" "$STAGE/lib/"
+EX_FLAGS=()
+[ "${SANDLOCK_PASS_NAME:-}" = sanitizer ] &&
+	EX_FLAGS=(CFLAGS=-fsanitize=address,undefined LDFLAGS=-fsanitize=address,undefined)
 cp "$ROOT"/tests/progs/*.py "$STAGE/progs/"
 for src in "$ROOT"/tests/progs/*.c; do
 	name=$(basename "$src" .c)
@@ -97,6 +104,14 @@ suites() { # AS-USER-PREFIX...
 	[ -x "$STAGE/tests/attacks/run.sh" ] &&
 		run_suite "attacks ($1)" "${@:2}" env $env "$STAGE/tests/attacks/run.sh"
 	run_suite "guards ($1)" "${@:2}" env $env "$STAGE/tests/guards/run.sh"
+	run_suite "batch ($1)" "${@:2}" env $env /usr/bin/python3 "$STAGE/tests/batch.py"
+	run_suite "interactive ($1)" "${@:2}" env $env /usr/bin/python3 "$STAGE/tests/interactive.py"
+	run_suite "async ($1)" "${@:2}" env $env "$STAGE/tests/async.sh" "$STAGE/bin"
+}
+# the example judge, as the grader who runs it: root and the test user
+examples() { # AS-USER-PREFIX...
+	run_suite "examples ($1)" "${@:2}" env SANDLOCK="$STAGE/bin/sandlock" SANDLOCK_LIB="$STAGE/lib" \
+		"${EX_FLAGS[@]}" "$STAGE/tests/examples.sh"
 }
 
 # The hosts the sandbox claims (SANDLOCK_CHECK_HOSTS=no skips them): the
@@ -116,6 +131,7 @@ docker_suites() { # LABEL AS-USER-PREFIX...
 [ -x "$ROOT/tests/unit.sh" ] && run_suite unit "$ROOT/tests/unit.sh" "$BUILD"
 if [ "$(id -u)" = 0 ]; then
 	suites root
+	examples root
 	run_suite "stress (root)" env SANDLOCK="$STAGE/bin/sandlock" "$STAGE/tests/stress.sh"
 	if [ "${SANDLOCK_CHECK_USER:-yes}" = no ]; then
 		PASS_NAME=${SANDLOCK_PASS_NAME:-root-only}
@@ -131,6 +147,7 @@ if [ "$(id -u)" = 0 ]; then
 		CREATED_USER=1
 	fi
 	suites "user $TEST_USER" runuser -u "$TEST_USER" --
+	examples "user $TEST_USER" runuser -u "$TEST_USER" --
 else
 	suites "user $(id -un)"
 fi

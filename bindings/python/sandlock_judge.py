@@ -48,7 +48,7 @@ __all__ = [
     "UNLIMITED", "DEFAULT_CANCEL_GRACE", "Verdict", "Policy", "Result",
     "SandlockError", "SandlockNotFound", "SandlockSetupFailed",
     "SandlockBadReport", "SandlockCancelled", "PolicyError",
-    "find_binary", "parse_report", "run",
+    "find_binary", "parse_report", "run", "Run", "spawn", "run_async",
 ]
 
 #: A resource limit of 0 means "no limit" to the CLI (``None`` means "CLI default").
@@ -520,6 +520,17 @@ def _stream(spec: StdSpec) -> Any:
     return spec
 
 
+
+def _check_call(policy, input, capture_output, timeout):
+    """the arguments of run(), spawn() and run_async() that cannot go together"""
+    if input is not None and policy.stdin is not None:
+        raise PolicyError("both input and policy.stdin given")
+    if capture_output and (policy.stdout is not None or policy.stderr is not None):
+        raise PolicyError("both capture_output and policy.stdout/stderr given")
+    if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float))
+                                or not timeout > 0 or timeout == float("inf")):
+        raise PolicyError(f"timeout {timeout!r} is not a positive number of seconds")
+
 def run(policy: Policy, argv: Sequence[str], *, timeout: Optional[float] = None,
         cancel: Optional[threading.Event] = None, input: Optional[bytes] = None,
         capture_output: bool = False) -> Result:
@@ -548,13 +559,7 @@ def run(policy: Policy, argv: Sequence[str], *, timeout: Optional[float] = None,
     ``input`` (bytes) is fed to the program's stdin; ``capture_output``
     collects stdout/stderr into ``result.stdout``/``result.stderr``.
     """
-    if input is not None and policy.stdin is not None:
-        raise PolicyError("both input and policy.stdin given")
-    if capture_output and (policy.stdout is not None or policy.stderr is not None):
-        raise PolicyError("both capture_output and policy.stdout/stderr given")
-    if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float))
-                                or not timeout > 0 or timeout == float("inf")):
-        raise PolicyError(f"timeout {timeout!r} is not a positive number of seconds")
+    _check_call(policy, input, capture_output, timeout)
     policy.args(argv)  # validate before anything is created
     grace = policy.cancel_grace if policy.cancel_grace and policy.cancel_grace > 0 else DEFAULT_CANCEL_GRACE
     if timeout is not None:
@@ -620,16 +625,26 @@ def run(policy: Policy, argv: Sequence[str], *, timeout: Optional[float] = None,
     reader.stop.set()
     reader.join()
 
-    status = proc.returncode  # negative: killed by that signal
+    why = "timeout" if cancel is None or not cancel.is_set() else "cancel"
+    return _conclude(proc.returncode, bytes(reader.data), reader.eof, reader.error,
+                     out, err, why if cancelled else None)
+
+
+def _conclude(status: int, data: bytes, eof: bool, read_error: Optional[BaseException],
+              out: Optional[bytes], err: Optional[bytes], cancelled: Optional[str]) -> Result:
+    """The Result of a sandlock process that exited with ``status``
+    (negative: killed by that signal) and left ``data`` in its report pipe,
+    or the SandlockError to raise; ``cancelled`` says why we stopped it
+    (None: we did not). Shared by run(), spawn() and run_async()."""
     res: Optional[Result] = None
     problem: Optional[SandlockError] = None
-    if reader.error is not None and not reader.data:
-        problem = SandlockBadReport(f"sandlock: reading report: {reader.error}")
-    elif not reader.eof and reader.data:
+    if read_error is not None and not data:
+        problem = SandlockBadReport(f"sandlock: reading report: {read_error}")
+    elif not eof and data:
         problem = SandlockBadReport("sandlock: report not terminated (pipe still open)")
     else:
         try:
-            res = parse_report(bytes(reader.data))
+            res = parse_report(data)
         except SandlockBadReport as e:
             problem = e
     if problem is not None:
@@ -650,11 +665,10 @@ def run(policy: Policy, argv: Sequence[str], *, timeout: Optional[float] = None,
         problem = SandlockSetupFailed(f"sandbox setup failed: {res.error}")
     assert res is not None
     res.stdout, res.stderr = out, err
-    if cancelled:
+    if cancelled is not None:
         res.cancelled = True
-        why = "timeout" if cancel is None or not cancel.is_set() else "cancel"
         detail = str(problem) if problem else f"verdict {res.verdict}, status {res.status}"
-        problem = SandlockCancelled(f"sandlock: run cancelled ({why}): {detail}")
+        problem = SandlockCancelled(f"sandlock: run cancelled ({cancelled}): {detail}")
     if problem is not None:
         if res.error is None:
             res.error = str(problem)
@@ -687,3 +701,350 @@ def _stop(proc: subprocess.Popen, grace: float):
                 f.close()
         proc.wait()
     return out, err
+
+
+# ---- runs driven by the caller: spawn() for selectors, run_async() for asyncio ----
+
+
+def _binary_for(policy: Policy, argv: Sequence[str]) -> str:
+    policy.args(argv)  # validate before anything is created
+    try:
+        return find_binary(policy)
+    except SandlockNotFound as e:
+        e.result = _failed(str(e))
+        raise
+
+
+def _grace(policy: Policy) -> float:
+    return policy.cancel_grace if policy.cancel_grace and policy.cancel_grace > 0 else DEFAULT_CANCEL_GRACE
+
+
+class Run:
+    """A run started by :func:`spawn`: one sandlock process, no thread.
+
+    ``fileno()`` is its report pipe: a selector (``selectors``,
+    ``select.poll``) reports it readable once the run is over, as
+    ``sandlock_handle_fd()`` in the C library; ``poll()`` then gives the
+    Result. ``wait()`` blocks for it, ``kill()`` stops the run (SIGTERM to
+    sandlock, which kills the program's whole tree; SIGKILL after
+    ``policy.cancel_grace``). ``poll()`` and ``wait()`` return the Result or
+    raise what :func:`run` would raise (SandlockCancelled after ``kill()``),
+    the same each time once the run is over.
+
+    ``close()`` (or the end of a ``with`` block, or the object's collection)
+    stops a run that is not over and releases the descriptor: a Run dropped
+    unawaited leaves nothing running. When the grader process dies, its
+    runs die with it (sandlock watches the report pipe).
+    """
+
+    def __init__(self, proc: subprocess.Popen, rfd: int, grace: float):
+        self._proc = proc
+        self._fd = rfd
+        self._grace = grace
+        self._data = bytearray()
+        self._eof = False
+        self._read_error: Optional[BaseException] = None
+        self._killed_at: Optional[float] = None
+        self._exited_at: Optional[float] = None
+        self._result: Optional[Result] = None
+        self._error: Optional[SandlockError] = None
+        self._done = False
+
+    @property
+    def pid(self) -> int:
+        """The sandlock process's pid."""
+        return self._proc.pid
+
+    def fileno(self) -> int:
+        """The descriptor to select on (readable once the run is over); -1
+        after close()."""
+        return self._fd
+
+    def _read(self) -> None:
+        while self._fd >= 0 and not self._eof and self._read_error is None:
+            try:
+                chunk = os.read(self._fd, 65536)
+            except BlockingIOError:
+                return
+            except OSError as e:
+                self._read_error = e
+                return
+            if not chunk:
+                self._eof = True
+            elif len(self._data) + len(chunk) > _MAX_REPORT_BYTES:
+                self._read_error = SandlockBadReport("report too large")
+            else:
+                self._data += chunk
+
+    def _outcome(self) -> Result:
+        if self._error is not None:
+            raise self._error
+        assert self._result is not None
+        return self._result
+
+    def poll(self) -> Optional[Result]:
+        """The Result once the run is over (or the SandlockError raised),
+        None while it goes on. Does not block (but for sandlock's own exit,
+        which follows its report at once)."""
+        if self._done:
+            return self._outcome()
+        self._read()
+        now = time.monotonic()
+        if self._killed_at is not None and self._proc.poll() is None \
+                and now - self._killed_at >= self._grace:
+            self._proc.kill()  # a sandbox that did not stop on SIGTERM
+        # the report is one line, written when the run is over: then
+        # sandlock is exiting (the selector woke us for the report, and
+        # may not again: its data is read)
+        complete = self._eof or self._read_error is not None or self._data.endswith(b"\n")
+        if not complete:
+            if self._proc.poll() is None:
+                return None
+            # sandlock has exited and something else holds its pipe:
+            # never wait forever for the end of the report
+            if self._exited_at is None:
+                self._exited_at = now
+            if now - self._exited_at < self._grace:
+                return None
+        try:
+            status = self._proc.wait(self._grace)
+        except subprocess.TimeoutExpired:
+            self._proc.kill()
+            status = self._proc.wait()
+        self._read()
+        self._done = True
+        try:
+            self._result = _conclude(status, bytes(self._data), self._eof or complete,
+                                     self._read_error, None, None,
+                                     "kill" if self._killed_at is not None else None)
+        except SandlockError as e:
+            self._error = e
+        return self._outcome()
+
+    def wait(self, timeout: Optional[float] = None) -> Result:
+        """Block until the run is over: its Result, or the SandlockError.
+        ``timeout`` (seconds) raises subprocess.TimeoutExpired, the run
+        going on (use the policy's timeout for a wall-clock verdict)."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        poller = select.poll()
+        if self._fd >= 0:
+            poller.register(self._fd, select.POLLIN)
+        while True:
+            res = self.poll()
+            if self._done:
+                assert res is not None
+                return res
+            step = 0.05 if (self._killed_at is not None or self._exited_at is not None
+                            or self._fd < 0) else 1.0
+            if deadline is not None:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise subprocess.TimeoutExpired(self._proc.args, timeout)
+                step = min(step, left)
+            poller.poll(int(step * 1000) + 1)
+
+    def kill(self) -> None:
+        """Stop the run (SIGTERM to sandlock, SIGKILL after the grace);
+        returns at once. Nothing happens to a run that is over."""
+        if self._done or self._killed_at is not None:
+            return
+        if self._proc.poll() is None:
+            try:
+                self._proc.send_signal(signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+            self._killed_at = time.monotonic()
+
+    def close(self) -> None:
+        """Stop the run if it is not over, and release the descriptor."""
+        if not self._done and self._proc.poll() is None:
+            # as kill(): sandlock cleans up (scratch space, cgroup) on SIGTERM
+            self.kill()
+            try:
+                self._proc.wait(self._grace)
+            except subprocess.TimeoutExpired:
+                self._proc.kill()
+                self._proc.wait()
+        if self._fd >= 0:
+            os.close(self._fd)
+            self._fd = -1
+
+    def __enter__(self) -> "Run":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        # collected while running: stop it without waiting (closing the
+        # report pipe alone would stop it too: sandlock watches its reader)
+        fd = getattr(self, "_fd", -1)
+        proc = getattr(self, "_proc", None)
+        if proc is not None and not getattr(self, "_done", True) and proc.poll() is None:
+            try:
+                proc.send_signal(signal.SIGTERM)
+            except (ProcessLookupError, OSError):
+                pass
+        if fd >= 0:
+            os.close(fd)
+            self._fd = -1
+
+
+def spawn(policy: Policy, argv: Sequence[str]) -> Run:
+    """Start argv under the sandbox and return at once: a :class:`Run`, for
+    graders that drive many runs from one thread with a selector.
+
+    The policy's stdin/stdout/stderr are used as by :func:`run` (a path for
+    the CLI, a file object or descriptor, or None: inherited); there is no
+    ``input``/``capture_output`` here (a pipe would need a reader): give
+    each run files of its own. Raises PolicyError and SandlockNotFound at
+    once; what happens to the run comes from ``poll()``/``wait()``.
+    """
+    binary = _binary_for(policy, argv)
+    rfd, wfd = os.pipe()  # both close-on-exec; pass_fds hands wfd to sandlock only
+    args = [binary] + policy.args(argv, report_fd=wfd)
+    env = None if policy.process_env is None else dict(policy.process_env)
+    try:
+        proc = subprocess.Popen(args, pass_fds=(wfd,), env=env, stdin=_stream(policy.stdin),
+                                stdout=_stream(policy.stdout), stderr=_stream(policy.stderr),
+                                close_fds=True)
+    except OSError as e:
+        os.close(rfd)
+        os.close(wfd)
+        msg = f"sandlock: cannot start {binary}: {e}"
+        raise SandlockNotFound(msg, _failed(msg)) from e
+    os.close(wfd)
+    os.set_blocking(rfd, False)
+    return Run(proc, rfd, _grace(policy))
+
+
+class _AsyncReport:
+    """The report pipe, read by the event loop as data comes."""
+
+    def __init__(self, loop: Any, fd: int):
+        os.set_blocking(fd, False)
+        self.loop, self.fd = loop, fd
+        self.data = bytearray()
+        self.eof = False
+        self.error: Optional[BaseException] = None
+        self.done = loop.create_future()
+        loop.add_reader(fd, self._readable)
+
+    def _readable(self) -> None:
+        try:
+            chunk = os.read(self.fd, 65536)
+        except BlockingIOError:
+            return
+        except OSError as e:
+            self.error = e
+            chunk = None
+        if chunk:
+            if len(self.data) + len(chunk) <= _MAX_REPORT_BYTES:
+                self.data += chunk
+                return
+            self.error = SandlockBadReport("report too large")
+        elif chunk is not None:
+            self.eof = True
+        self.loop.remove_reader(self.fd)
+        if not self.done.done():
+            self.done.set_result(None)
+
+    async def wait(self, grace: float) -> None:
+        import asyncio
+        try:
+            await asyncio.wait_for(asyncio.shield(self.done), grace)
+        except asyncio.TimeoutError:
+            pass  # something else holds the pipe: never wait forever
+
+    def close(self) -> None:
+        self.loop.remove_reader(self.fd)
+        os.close(self.fd)
+
+
+async def _stop_async(proc: Any, grace: float) -> None:
+    """SIGTERM to sandlock (it kills the whole tree), SIGKILL after grace;
+    cancelled meanwhile: SIGKILL at once, not waited for (the event loop's
+    child watcher reaps it)."""
+    import asyncio
+    if proc.returncode is not None:
+        return
+    try:
+        proc.send_signal(signal.SIGTERM)
+    except ProcessLookupError:
+        return
+    try:
+        await asyncio.wait_for(proc.wait(), grace)
+    except asyncio.TimeoutError:
+        try:
+            proc.kill()
+        except ProcessLookupError:
+            pass
+        await proc.wait()
+    except BaseException:
+        try:
+            proc.kill()
+        except ProcessLookupError:
+            pass
+        raise
+
+
+async def run_async(policy: Policy, argv: Sequence[str], *, timeout: Optional[float] = None,
+                    input: Optional[bytes] = None, capture_output: bool = False) -> Result:
+    """:func:`run` for asyncio: the same arguments (but ``cancel``), the
+    same Result and exceptions, with an asyncio subprocess and no thread.
+
+    Cancelling the task stops the run (SIGTERM to sandlock, which kills the
+    program's whole tree, SIGKILL after ``policy.cancel_grace``) before
+    CancelledError propagates: nothing of it is left. Many runs at once::
+
+        results = await asyncio.gather(*(run_async(p, argv) for argv in tests))
+    """
+    import asyncio
+    _check_call(policy, input, capture_output, timeout)
+    binary = _binary_for(policy, argv)
+    grace = _grace(policy)
+    backstop = None
+    if timeout is not None:
+        # the sandbox's own wall clock decides; ours only backs it up
+        if policy.timeout is None or timeout < policy.timeout:
+            policy = dataclasses.replace(policy, timeout=timeout)
+        backstop = policy.timeout + grace + 1.0
+    loop = asyncio.get_running_loop()
+    rfd, wfd = os.pipe()
+    args = [binary] + policy.args(argv, report_fd=wfd)
+    env = None if policy.process_env is None else dict(policy.process_env)
+    pipe = asyncio.subprocess.PIPE
+    try:
+        try:
+            proc = await asyncio.create_subprocess_exec(
+                *args, pass_fds=(wfd,), env=env, close_fds=True,
+                stdin=pipe if input is not None else _stream(policy.stdin),
+                stdout=pipe if capture_output else _stream(policy.stdout),
+                stderr=pipe if capture_output else _stream(policy.stderr))
+        finally:
+            os.close(wfd)
+    except OSError as e:
+        os.close(rfd)
+        msg = f"sandlock: cannot start {binary}: {e}"
+        raise SandlockNotFound(msg, _failed(msg)) from e
+    except BaseException:
+        os.close(rfd)
+        raise
+    report = _AsyncReport(loop, rfd)
+    cancelled = None
+    out = err = None
+    try:
+        try:
+            out, err = await asyncio.wait_for(proc.communicate(input), backstop)
+        except asyncio.TimeoutError:
+            cancelled = "timeout"
+            await _stop_async(proc, grace)
+        await report.wait(grace)
+    except BaseException:
+        # the task was cancelled: never leave a sandbox behind
+        await _stop_async(proc, grace)
+        raise
+    finally:
+        report.close()
+    return _conclude(proc.returncode, bytes(report.data), report.eof, report.error,
+                     out, err, cancelled)

@@ -482,5 +482,233 @@ class NoBinaryTest(unittest.TestCase):
             Policy().args([])
 
 
+class AsyncTest(unittest.TestCase):
+    """spawn() (selector-driven) and run_async() (asyncio), with the real sandbox."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.binary = real_binary()
+        if cls.binary is None:
+            raise unittest.SkipTest("sandlock binary not found")
+
+    _start_tree = RealBinaryTest._start_tree
+    _read_pids = RealBinaryTest._read_pids
+    _assert_dead = RealBinaryTest._assert_dead
+    _check_cancelled = RealBinaryTest._check_cancelled
+
+    def policy(self, **kw):
+        return Policy(binary=self.binary, **kw)
+
+    def test_spawn_many_from_one_thread(self):
+        # eight runs, one selector: readable only at the end, overlapping
+        # (one after another they would take 2.4 s)
+        import selectors
+        t0 = time.monotonic()
+        runs = [sandlock.spawn(self.policy(no_fork=True), ["/bin/sleep", "0.3"]) for _ in range(8)]
+        sel = selectors.DefaultSelector()
+        for r in runs:
+            sel.register(r, selectors.EVENT_READ)
+        self.assertEqual(sel.select(0), [], "readable before the end")
+        results = {}
+        while len(results) < len(runs):
+            for key, _ in sel.select(20):
+                res = key.fileobj.poll()
+                # woken: the run is over (the selector may not wake again)
+                self.assertIsNotNone(res)
+                results[key.fileobj] = res
+                sel.unregister(key.fileobj)
+        elapsed = time.monotonic() - t0
+        for r, res in results.items():
+            self.assertIs(res.verdict, Verdict.OK, res)
+            self.assertGreaterEqual(res.wall, 0.28, res)
+            r.close()
+        self.assertLess(elapsed, 1.6)
+
+    def test_spawn_same_as_run(self):
+        cases = [(["/bin/true"], {}), (["/bin/sh", "-c", "exit 3"], {}),
+                 (["/bin/sh", "-c", "kill -SEGV $$"], {}),
+                 ([PY, "-c", "import os; os.fork()"], {"no_fork": True}),
+                 (["/nonexistent/prog"], {})]
+        for argv, kw in cases:
+            with self.subTest(argv=argv):
+                with sandlock.spawn(self.policy(**kw), argv) as r:
+                    a = r.wait()
+                    self.assertIs(r.poll(), a)  # the same, once over
+                b = sandlock.run(self.policy(**kw), argv)
+                self.assertEqual((a.verdict, a.status, a.exit_code, a.signal, a.blocked_syscall),
+                                 (b.verdict, b.status, b.exit_code, b.signal, b.blocked_syscall))
+        with sandlock.spawn(self.policy(), ["/bin/true"]) as r:  # errors as run() raises them
+            pass
+        with self.assertRaises(sandlock.SandlockSetupFailed):
+            sandlock.spawn(self.policy(require=["no_such_layer"], stderr=subprocess.DEVNULL),
+                           ["/bin/true"]).wait()
+
+    def test_spawn_kill_kills_tree(self):
+        pidfile = os.path.join(shared_dir(self), "pids")
+        r = sandlock.spawn(self.policy(cpu=200, unshare="off"), self._start_tree(pidfile))
+        self.addCleanup(r.close)
+        pids = self._read_pids(pidfile, time.monotonic() + 20)
+        self.assertIsNotNone(pids)
+        self.assertIsNone(r.poll())
+        with self.assertRaises(subprocess.TimeoutExpired):
+            r.wait(timeout=0.2)
+        t0 = time.monotonic()
+        r.kill()
+        with self.assertRaises(sandlock.SandlockCancelled) as cm:
+            r.wait(10)
+        self.assertLess(time.monotonic() - t0, 3)
+        self._check_cancelled(cm.exception)
+        self.assertIs(cm.exception.result.verdict, Verdict.SIGNALED)
+        self._assert_dead(pids)
+        with self.assertRaises(sandlock.SandlockCancelled):
+            r.poll()  # the same, again
+
+    def test_spawn_close_and_collection_stop_runs(self):
+        d = shared_dir(self)
+        for how in ("close", "del"):
+            with self.subTest(how=how):
+                pidfile = os.path.join(d, how)
+                r = sandlock.spawn(self.policy(cpu=200, unshare="off"), self._start_tree(pidfile))
+                pids = self._read_pids(pidfile, time.monotonic() + 20)
+                self.assertIsNotNone(pids)
+                if how == "close":
+                    r.close()
+                    self.assertEqual(r.fileno(), -1)
+                else:
+                    proc = r._proc
+                    del r
+                    proc.wait(10)
+                self._assert_dead(pids)
+
+    def test_spawn_dies_with_grader(self):
+        pidfile = os.path.join(shared_dir(self), "pids")
+        code = ("import sys, time; sys.path.insert(0, sys.argv[1]); import sandlock_judge as s; "
+                "r = s.spawn(s.Policy(binary=sys.argv[2], cpu=200, unshare='off'), sys.argv[3:]); "
+                "time.sleep(100)")
+        grader = subprocess.Popen([sys.executable, "-c", code, HERE, self.binary]
+                                  + self._start_tree(pidfile))
+        pids = self._read_pids(pidfile, time.monotonic() + 10)
+        self.assertIsNotNone(pids, "the sandboxed tree did not start")
+        grader.kill()
+        grader.wait()
+        self._assert_dead(pids)
+
+    def test_spawn_no_descriptor_leak(self):
+        before = len(os.listdir("/proc/self/fd"))
+        for _ in range(10):
+            with sandlock.spawn(self.policy(no_fork=True), ["/bin/true"]) as r:
+                self.assertIs(r.wait().verdict, Verdict.OK)
+        self.assertLessEqual(len(os.listdir("/proc/self/fd")), before)
+
+    def test_run_async_many(self):
+        import asyncio
+
+        async def main():
+            return await asyncio.gather(*(sandlock.run_async(self.policy(no_fork=True),
+                                                             ["/bin/sleep", "0.3"])
+                                          for _ in range(8)))
+        t0 = time.monotonic()
+        results = asyncio.run(main())
+        self.assertLess(time.monotonic() - t0, 1.6)
+        self.assertEqual([r.verdict for r in results], [Verdict.OK] * 8)
+
+    def test_run_async_io_and_verdicts(self):
+        import asyncio
+        r = asyncio.run(sandlock.run_async(self.policy(), ["/bin/cat"], input=b"hello\n",
+                                           capture_output=True))
+        self.assertEqual((r.verdict, r.stdout), (Verdict.OK, b"hello\n"))
+        r = asyncio.run(sandlock.run_async(self.policy(), ["/bin/sleep", "10"], timeout=0.5))
+        self.assertEqual((r.verdict, r.status, r.cancelled), (Verdict.WALL_LIMIT, 124, False))
+        a = asyncio.run(sandlock.run_async(self.policy(no_fork=True), [PY, "-c", "import os; os.fork()"]))
+        b = sandlock.run(self.policy(no_fork=True), [PY, "-c", "import os; os.fork()"])
+        self.assertEqual((a.verdict, a.status, a.blocked_syscall), (b.verdict, b.status, b.blocked_syscall))
+        with self.assertRaises(sandlock.SandlockSetupFailed):
+            asyncio.run(sandlock.run_async(self.policy(require=["no_such_layer"],
+                                                       stderr=subprocess.DEVNULL), ["/bin/true"]))
+
+    def test_run_async_cancel_kills_tree(self):
+        # cancelling the task stops the run before CancelledError goes on:
+        # the tree and the sandlock process are gone when it arrives
+        import asyncio
+        pidfile = os.path.join(shared_dir(self), "pids")
+        seen = {}
+
+        async def main():
+            task = asyncio.ensure_future(sandlock.run_async(self.policy(cpu=200, unshare="off"),
+                                                            self._start_tree(pidfile)))
+            for _ in range(1000):
+                await asyncio.sleep(0.02)
+                if os.path.exists(pidfile):
+                    break
+            seen["pids"] = self._read_pids(pidfile, time.monotonic() + 5)
+            seen["sandlock"] = [p for p in map(int, filter(str.isdigit, os.listdir("/proc")))
+                                if p != os.getpid() and _parent(p) == os.getpid()]
+            t0 = time.monotonic()
+            task.cancel()
+            try:
+                await task
+            except asyncio.CancelledError:
+                seen["cancelled"] = time.monotonic() - t0
+        asyncio.run(main())
+        self.assertIn("cancelled", seen)
+        self.assertLess(seen["cancelled"], 3)
+        self.assertIsNotNone(seen["pids"])
+        self.assertTrue(seen["sandlock"])
+        for p in seen["sandlock"] + seen["pids"]:
+            self.assertFalse(alive(p), f"pid {p} outlived the cancelled task")
+
+
+def _parent(pid):
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            stat = f.read()
+        return int(stat[stat.rindex(")") + 2:].split()[1])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+class AsyncNoBinaryTest(unittest.TestCase):
+    """spawn() and run_async() never run anything unsandboxed either."""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="sandlock-py-test-")
+        self.addCleanup(shutil.rmtree, self.tmp, True)
+        self.marker = os.path.join(self.tmp, "ran")
+
+    def test_missing_and_broken_binary(self):
+        import asyncio
+        with self.assertRaises(sandlock.SandlockNotFound):
+            sandlock.spawn(Policy(binary="/nonexistent/sandlock"), ["/bin/touch", self.marker])
+        with self.assertRaises(sandlock.SandlockNotFound):
+            asyncio.run(sandlock.run_async(Policy(binary="/nonexistent/sandlock"),
+                                           ["/bin/touch", self.marker]))
+        with self.assertRaises(sandlock.PolicyError):
+            sandlock.spawn(Policy(), [])
+        fake = os.path.join(self.tmp, "sandlock")
+        with open(fake, "w") as f:
+            f.write("#!/bin/sh\necho '{\"verdict\":\"ok\",\"status\":0}' >&$2; exit 1\n")
+        os.chmod(fake, 0o755)
+        with self.assertRaises(sandlock.SandlockBadReport):
+            sandlock.spawn(Policy(binary=fake), ["/bin/touch", self.marker]).wait(10)
+        with self.assertRaises(sandlock.SandlockBadReport):
+            asyncio.run(sandlock.run_async(Policy(binary=fake), ["/bin/touch", self.marker]))
+        self.assertFalse(os.path.exists(self.marker))
+
+    def test_kill_stubborn_sandbox(self):
+        fake = os.path.join(self.tmp, "sandlock")
+        with open(fake, "w") as f:
+            f.write("#!/bin/sh\ntrap '' TERM; exec sleep 30\n")
+        os.chmod(fake, 0o755)
+        r = sandlock.spawn(Policy(binary=fake, cancel_grace=0.2), ["/bin/true"])
+        time.sleep(0.1)
+        t0 = time.monotonic()
+        r.kill()
+        with self.assertRaises(sandlock.SandlockCancelled) as cm:
+            r.wait(10)
+        self.assertLess(time.monotonic() - t0, 3)
+        self.assertTrue(cm.exception.result.cancelled)
+        r.close()
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -1,0 +1,2 @@
+# Always the first two positions
+print(1, 2)

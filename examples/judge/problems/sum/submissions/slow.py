@@ -1,0 +1,6 @@
+# spins: times out on the first test
+import sys
+
+data = sys.stdin.read().split()
+while True:
+    pass

@@ -1209,11 +1209,7 @@ int sl_interactive_main(int argc, char **argv)
 
 	/* SIGTERM, SIGINT, SIGHUP, SIGQUIT: both sides stopped, then 128+sig */
 	sigset_t stop;
-	sigemptyset(&stop);
-	sigaddset(&stop, SIGTERM);
-	sigaddset(&stop, SIGINT);
-	sigaddset(&stop, SIGHUP);
-	sigaddset(&stop, SIGQUIT);
+	sl_stop_signals(&stop);
 	sigprocmask(SIG_BLOCK, &stop, NULL);
 	signal(SIGPIPE, SIG_IGN); /* a side that went away is an EPIPE to us */
 	signal(SIGCHLD, SIG_DFL);

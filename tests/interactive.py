@@ -51,27 +51,6 @@ SECRET_NUMBER = 777777
 N = 1000000
 
 FILES = {
-    # the interactor: SECRET-FILE [MARKER]
-    "prob/inter.py": r'''
-import sys
-secret = int(open(sys.argv[1]).read().split()[0])
-print(1000000, flush=True)
-try:
-    for _ in range(20):
-        line = sys.stdin.readline()
-        parts = line.split()
-        if len(parts) != 2 or parts[0] != "?":
-            sys.exit(1)
-        x = int(parts[1])
-        if x == secret:
-            print("=", flush=True)
-            sys.exit(0)
-        print("<" if secret < x else ">", flush=True)
-    print("-1", flush=True)
-except BrokenPipeError:
-    pass
-sys.exit(1)
-''',
     # accepts after one line, whatever it is
     "prob/accept1.py": r'''
 import sys
@@ -96,20 +75,6 @@ while time.process_time() - t < 1.0:
     pass
 sys.argv = sys.argv[:1] + sys.argv[1:]
 runpy.run_path(sys.argv[0].replace("slowinter.py", "inter.py"), run_name="__main__")
-''',
-    "sub/ok.py": r'''
-n = int(input())
-lo, hi = 1, n
-while lo <= hi:
-    m = (lo + hi) // 2
-    print("?", m, flush=True)
-    r = input().strip()
-    if r in ("=", "-1"):
-        break
-    if r == "<":
-        hi = m - 1
-    else:
-        lo = m + 1
 ''',
     "sub/linear.py": r'''
 n = int(input())
@@ -245,29 +210,6 @@ int main(void)
 	return 0;
 }
 ''',
-    "sub/ok.c": r'''
-#include <stdio.h>
-int main(void)
-{
-	long n, lo = 1, hi;
-	char r[8];
-	if (scanf("%ld", &n) != 1)
-		return 0;
-	hi = n;
-	while (lo <= hi) {
-		long m = lo + (hi - lo) / 2;
-		printf("? %ld\n", m);
-		fflush(stdout);
-		if (scanf("%7s", r) != 1 || r[0] == '=' || r[0] == '-')
-			return 0;
-		if (r[0] == '<')
-			hi = m - 1;
-		else
-			lo = m + 1;
-	}
-	return 0;
-}
-''',
     "sub/flood.c": r'''
 #include <unistd.h>
 int main(void)
@@ -280,6 +222,15 @@ int main(void)
 }
 ''',
 }
+# the example judge's interactive problem (examples/judge/problems/guess):
+# its interactor and right answers, as a judge would run them
+GUESS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                     "examples", "judge", "problems", "guess")
+for name, rel in (("prob/inter.py", "interactor.py"), ("sub/ok.py", "submissions/ok.py")):
+    with open(os.path.join(GUESS, rel)) as f:
+        FILES[name] = f.read()
+with open(os.path.join(GUESS, "submissions", "ok.c")) as f:
+    C_FILES["sub/ok.c"] = f.read()
 for name, text in FILES.items():
     path = os.path.join(WORK, name)
     with open(path, "w") as f:
@@ -428,7 +379,7 @@ THINK = p("sub/think.py")
 with open(THINK, "w") as f:
     f.write("import time\nn = int(input())\nt = time.process_time()\n"
             "while time.process_time() - t < 2:\n    pass\n"
-            "exec(open(%r).read().split('\\n', 1)[1])\n" % p("sub/ok.py"))
+            "exec(open(%r).read().split('n = int(input())', 1)[1])\n" % p("sub/ok.py"))
 os.chmod(THINK, 0o644)
 proc, rep, tr, took = run([PY, THINK], both=["--idle", "1", "--timeout", "20"],
                           sopts=["--cpu", "10"])

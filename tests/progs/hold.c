@@ -118,6 +118,11 @@ int main(int argc, char **argv)
 				return fail("malloc in a thread");
 		}
 	} else if (!strcmp(kind, "fork")) {
+		/* "held" only once all four say they hold theirs: on a slow
+		 * machine a fixed wait would print it before they do */
+		int ready[2];
+		if (pipe(ready) != 0)
+			return fail("pipe");
 		for (int i = 0; i < 4; i++) {
 			pid_t pid = fork();
 			if (pid < 0)
@@ -127,11 +132,21 @@ int main(int argc, char **argv)
 				if (!p)
 					_exit(1);
 				touch(p, bytes / 4);
+				if (write(ready[1], "x", 1) != 1)
+					_exit(1);
 				usleep(500000);
 				_exit(0);
 			}
 		}
-		usleep(300000); /* all four hold theirs now */
+		close(ready[1]);
+		char got[4];
+		size_t n = 0;
+		while (n < sizeof(got)) {
+			ssize_t k = read(ready[0], got + n, sizeof(got) - n);
+			if (k <= 0)
+				return fail("a child did not hold its share");
+			n += (size_t)k;
+		}
 	} else if (!strcmp(kind, "shared_anon") || !strcmp(kind, "shared_exec")) {
 		int prot = PROT_READ | PROT_WRITE | (kind[7] == 'e' ? PROT_EXEC : 0);
 		char *p = mmap(NULL, bytes, prot, MAP_SHARED | MAP_ANONYMOUS, -1, 0);

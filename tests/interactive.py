@@ -610,7 +610,8 @@ result(pr.returncode == 0 and pr.stdout.startswith(b"Usage: sandlock interactive
 # submission's is its own (127); with -q only the report says it
 proc, rep, tr, took = run([PY, p("sub/ok.py")], inter=["/nonexistent/interactor"])
 check_verdict("interactor_missing", proc, rep, "interactor_failed", 125)
-proc, rep, tr, took = run(["/nonexistent/submission"], both=["-q"])
+# (an interactor that says nothing on stderr itself: only ours is judged)
+proc, rep, tr, took = run(["/nonexistent/submission"], both=["-q"], inter=[PY, p("prob/accept1.py")])
 check_verdict("submission_missing_quiet", proc, rep, "setup_failed", 127, proc.stderr == b"",
               "stderr %r" % proc.stderr)
 

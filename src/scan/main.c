@@ -222,13 +222,16 @@ int main(int argc, char **argv)
                 if (!v || (force = lang_name(v)) == L_NONE) {
                     fprintf(stderr, "sandlock-scan: --lang: unknown language '%s' (c, cpp, python, js, rust, go)\n",
                             v ? v : "");
+                    free(files);
                     return 2;
                 }
             } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
                 fputs(usage, stdout);
+                free(files);
                 return 0;
             } else {
                 fprintf(stderr, "sandlock-scan: unknown option '%s'; %s", a, usage);
+                free(files);
                 return 2;
             }
             continue;
@@ -237,6 +240,7 @@ int main(int argc, char **argv)
     }
     if (!nfiles) {
         fprintf(stderr, "sandlock-scan: no file given; %s", usage);
+        free(files);
         return 2;
     }
     int errors = 0;

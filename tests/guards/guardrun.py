@@ -3,6 +3,7 @@ do: the options every one of them uses, and the report read back."""
 import json
 import os
 import subprocess
+import tempfile
 
 
 def through_sandlock(sandlock, guard, argv, workdir, report, net=0, fork=0, exec_=0,
@@ -29,3 +30,15 @@ def guard_named(rep, layer):
     """the report names the guard's layer as active (None: no report, the
     direct contract)"""
     return rep is None or rep.get("layers", {}).get(layer) is True
+
+
+def workspace(prefix):
+    """WORK and its bin, outside, wd and tmp directories: bin readable by
+    all, the others open to every uid (as root the program runs as 65534)"""
+    work = os.path.realpath(tempfile.mkdtemp(prefix=prefix))
+    os.chmod(work, 0o755)
+    dirs = tuple(os.path.join(work, d) for d in ("bin", "outside", "wd", "tmp"))
+    for d, mode in zip(dirs, (0o755, 0o1777, 0o1777, 0o1777)):
+        os.mkdir(d)
+        os.chmod(d, mode)
+    return (work,) + dirs

@@ -21,7 +21,6 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 import threading
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -29,7 +28,7 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 JS = os.path.join(HERE, "js")
 sys.path.insert(0, os.path.dirname(HERE))
 from results import Listener, Results  # noqa: E402
-from guardrun import guard_named as named, through_sandlock  # noqa: E402
+from guardrun import guard_named as named, through_sandlock, workspace  # noqa: E402
 
 DIRECT = os.environ.get("GUARD_DIRECT") == "1"
 SANDLOCK = os.environ.get("SANDLOCK", os.path.join(ROOT, "build", "sandlock"))
@@ -40,12 +39,7 @@ CFLAGS = ["-std=gnu11", "-Wall", "-Wextra", "-Werror", "-Wshadow",
 result = Results(HOST)
 
 NODE = shutil.which("node") or shutil.which("nodejs")
-WORK = os.path.realpath(tempfile.mkdtemp(prefix="sandlock-node."))
-os.chmod(WORK, 0o755)
-BIN, OUT, WD, TMP = (os.path.join(WORK, d) for d in ("bin", "outside", "wd", "tmp"))
-for d, mode in ((BIN, 0o755), (OUT, 0o1777), (WD, 0o1777), (TMP, 0o1777)):
-    os.mkdir(d)
-    os.chmod(d, mode)
+WORK, BIN, OUT, WD, TMP = workspace("sandlock-node.")
 TOKEN = "sl-node-secret-%d" % os.getpid()
 CRED = "sl-node-credential-%d" % os.getpid()
 SECRET = os.path.join(OUT, "secret.txt")

@@ -24,13 +24,12 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.dirname(HERE))
 from results import Listener, Results  # noqa: E402
-from guardrun import guard_named as named, through_sandlock  # noqa: E402
+from guardrun import guard_named as named, through_sandlock, workspace  # noqa: E402
 
 DIRECT = os.environ.get("GUARD_DIRECT") == "1"
 SANDLOCK = os.environ.get("SANDLOCK", os.path.join(ROOT, "build", "sandlock"))
@@ -41,12 +40,7 @@ SUITE = "guard-preload"
 CFLAGS = ["-std=gnu11", "-Wall", "-Wextra", "-Werror", "-Wshadow",
           "-Wno-missing-field-initializers"]
 
-WORK = os.path.realpath(tempfile.mkdtemp(prefix="sandlock-preload."))
-os.chmod(WORK, 0o755)
-BIN, OUT, WD, TMP = (os.path.join(WORK, d) for d in ("bin", "outside", "wd", "tmp"))
-for d, mode in ((BIN, 0o755), (OUT, 0o1777), (WD, 0o1777), (TMP, 0o1777)):
-    os.mkdir(d)
-    os.chmod(d, mode)
+WORK, BIN, OUT, WD, TMP = workspace("sandlock-preload.")
 TOKEN = "sl-preload-secret-%d" % os.getpid()
 SECRET = os.path.join(OUT, "secret-%d.txt" % os.getpid())
 with open(SECRET, "w") as f:

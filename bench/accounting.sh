@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# accounting.sh - what whole-run accounting (src/accounting.c) gets right and
+# accounting.sh - what whole-run accounting (src/lib/accounting.c) gets right and
 # what it costs, measured here:
 #   - how far past --cpu a run of 8 processes gets before it is stopped,
 #     and a single process under a fraction of a second;

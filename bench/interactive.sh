@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # interactive.sh - what relaying an interactive problem's two programs costs
-# (`sandlock interactive`, src/interactive.c), and whether putting them on
+# (`sandlock interactive`, src/judge/interactive.c), and whether putting them on
 # one CPU helps.  A ping-pong pair: "ping" sends a short line and waits for
 # the echo N times (1000), timing its own loop (start-up is not counted),
 # "pong" echoes.  Each variant's microseconds per round trip, against the

@@ -423,6 +423,39 @@ def main():
             p(f"| {f[1]} | `{rel(f[3])}` | {f[2]} | {'`' + rel(err) + '`' if err else ''} |")
     p("")
 
+    # the sections whose scripts keep their own results file, shown whole
+    def raw_section(name, title, lead):
+        got = lines(name)
+        if not got:
+            return
+        p(f"## {title}\n")
+        p(lead + " Its own run, its own date:\n")
+        p("```")
+        for l in got:
+            p(rel(l))
+        p("```\n")
+
+    raw_section("scaling.txt", "Start-up against the host (issue 26)",
+                "`bench/scaling.sh` (`make -C bench scaling`; part of `make bench`): the seed line, a\n"
+                "forking run and `floor_proto` (the prototype of the seed line's work: setsid,\n"
+                "no-new-privs, six rlimits, a 62-rule filter compiled in, static, vfork+exec),\n"
+                "interleaved, in blocks alternating a quiet host with one holding 2,000 idle\n"
+                "processes; the figure against the recorded one (`bench/results/startup-recorded.txt`)\n"
+                "names a regression of more than 10 %; thread creation with and without the\n"
+                "supervisor's task count (Docker simulation).")
+    raw_section("cpus.txt", "Per-run CPUs: `--cpus auto` (issue 30)",
+                "`bench/cpus.sh` (`make -C bench cpus`; part of `make bench`): a fixed workload run\n"
+                "PAR at a time, with and without `--cpus auto`, interleaved; the spread of each\n"
+                "round's CPU and wall times (from the reports). On a 2-CPU machine only two runs\n"
+                "can have a CPU of their own: with four, half run unpinned (last column), so the\n"
+                "four-run rows show no effect here; a machine with more CPUs than runs is where\n"
+                "`--cpus` is for.")
+    raw_section("wasm.txt", "The WebAssembly backend (issue 29)",
+                "`bench/wasm.py` (`make -C bench wasm`; part of `make bench` when `make wasm` has\n"
+                "run): start-up and a pure-Python workload against native `python3`, `--guard\n"
+                "python` and the native run under sandlock; a small JavaScript program against\n"
+                "native `node`; peak memory. Goals: start-up <= 1.2x native, workload <= 2x.")
+
     p("## Reproduce\n")
     p("```")
     p("make                      # builds build/sandlock and build/libsandlock.a")

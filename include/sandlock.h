@@ -107,7 +107,12 @@ enum sandlock_layer {
 	SANDLOCK_LAYER_GUARD_PYTHON = 1u << 18,  /* CPython audit hook */
 	SANDLOCK_LAYER_GUARD_NODE = 1u << 19,    /* Node.js permission model */
 	SANDLOCK_LAYER_PRELOAD = 1u << 20,       /* LD_PRELOAD libc hooks */
-	SANDLOCK_LAYER_COUNT = 21
+	/* The WebAssembly backend (--runtime wasm): the program runs as a
+	 * wasm32-wasi module under our own WASI host, which gives it only its
+	 * arguments, environment, stdio and the directories named; a
+	 * boundary of its own, under whatever layers the host gives too. */
+	SANDLOCK_LAYER_WASM = 1u << 21,
+	SANDLOCK_LAYER_COUNT = 22
 };
 /* Name of one layer bit ("seccomp", "landlock", ...), NULL if unknown. */
 SANDLOCK_API const char *sandlock_layer_name(unsigned layer_bit);
@@ -132,6 +137,8 @@ enum sandlock_violation { SANDLOCK_VIOLATION_KILL, SANDLOCK_VIOLATION_ERRNO };
  * (its defaults, or ro/rw), refuses sockets under no_network, and refuses
  * starting other programs; its refusals are errors the program sees, not
  * verdicts (the program could forge them). */
+enum sandlock_runtime { SANDLOCK_RUNTIME_NATIVE, SANDLOCK_RUNTIME_WASM };
+
 enum sandlock_guard { SANDLOCK_GUARD_NONE, SANDLOCK_GUARD_AUTO, SANDLOCK_GUARD_PYTHON,
 		      SANDLOCK_GUARD_NODE, SANDLOCK_GUARD_PRELOAD };
 
@@ -235,6 +242,31 @@ struct sandlock_policy {
 	 * that cannot be had (the command is not that interpreter, a Node
 	 * without a permission model) fails the run unless best_effort. */
 	enum sandlock_guard guard;
+	/* The old open file system (false): by default, where the kernel has
+	 * Landlock, a run reaches the system's directories read-only and only
+	 * its own read-write (its working directory, its HOME/TMPDIR, paths in
+	 * its command line, a private /tmp where it has one); ro and rw add to
+	 * that.  landlock (or strict) with ro/rw is the whole list instead. */
+	bool no_landlock;
+	/* The program's host name (at most 64 bytes), set in a uts namespace
+	 * of the run's own: it needs one, so the run requires the utsns layer
+	 * (NULL: the host's name, as it is) */
+	char *hostname;
+	/* Bind mounts of the run's own, "SRC:DST" (sandlock_policy_add_bind):
+	 * SRC shown at DST in a mount namespace of the run's own (required
+	 * then), read-only unless SRC lies under an rw path.  DST is an
+	 * existing path of SRC's kind, or lies under the run's own /tmp
+	 * (unshare on, isolate_tmp or disk), where it is made: the host's
+	 * files are never created or changed.  Landlock's rules at SRC
+	 * reach it at DST too. */
+	struct sandlock_strlist binds;
+	/* How the program runs: natively, or (python3 commands) as CPython
+	 * compiled to WebAssembly (SANDLOCK_RUNTIME_WASM), whose artifacts
+	 * `make wasm` builds; wasm_dir says where they are (NULL: the
+	 * environment's SANDLOCK_WASM_DIR, else "wasm" next to the running
+	 * executable, else ../lib/sandlock/wasm from it). */
+	enum sandlock_runtime runtime;
+	char *wasm_dir;
 };
 
 SANDLOCK_API void sandlock_policy_init(struct sandlock_policy *p);
@@ -244,6 +276,9 @@ SANDLOCK_API int sandlock_policy_add_keep_env(struct sandlock_policy *p, const c
 SANDLOCK_API int sandlock_policy_add_ro(struct sandlock_policy *p, const char *path);
 SANDLOCK_API int sandlock_policy_add_rw(struct sandlock_policy *p, const char *path);
 SANDLOCK_API int sandlock_policy_set_str(char **field, const char *value);
+/* A bind mount of the run's own (the binds field); absolute paths. */
+SANDLOCK_API int sandlock_policy_add_bind(struct sandlock_policy *p, const char *src,
+					  const char *dst);
 /* Check a policy; on error writes one line into err (errlen bytes). */
 SANDLOCK_API int sandlock_policy_validate(const struct sandlock_policy *p, char *err, size_t errlen);
 
@@ -308,9 +343,19 @@ struct sandlock_result {
 	/* Layers this host could not give the run, with why, in one line
 	 * ("pidns (Operation not permitted), landlock (missing)"); "" if none.
 	 * The CLI prints it with -v. */
-	char missing[256];
-	uid_t uid;              /* the program's uid (root: --user or --uid-pool) */
+	char missing[1024];
+	uid_t uid;              /* the program's uid (root: --user or --uid-pool);
+				 * SANDLOCK_UID_UNKNOWN when the run failed
+				 * before it was known (null in the report) */
+	/* Where the time went, in microseconds of CLOCK_MONOTONIC read by
+	 * the supervisor: setup, from the call until the program's exec has
+	 * succeeded (ours: scratch space, rules, namespaces, the filter);
+	 * run, from then until the program was reaped; teardown, from then
+	 * until the call returns (the rest of the run killed, output drained,
+	 * scratch space removed).  A run that never started is all setup. */
+	uint64_t setup_us, run_us, teardown_us;
 };
+#define SANDLOCK_UID_UNKNOWN ((uid_t)-1)
 
 /*
  * Run argv[0] (searched in PATH like execvp) under the policy and wait for
@@ -378,7 +423,7 @@ SANDLOCK_API void sandlock_print_features_json(const struct sandlock_features *f
 SANDLOCK_API const char *sandlock_feature_remedy(const struct sandlock_features *f,
 						 unsigned layer_bit);
 
-/* ---- asynchronous runs (src/async.c) ---- */
+/* ---- asynchronous runs (src/judge/async.c) ---- */
 
 /*
  * One grader thread driving many runs: sandlock_spawn() starts a run and
@@ -420,7 +465,7 @@ SANDLOCK_API int sandlock_wait(struct sandlock_handle *h, struct sandlock_result
  * result).  A run already over is left as it ended.  0, or SANDLOCK_EINVAL. */
 SANDLOCK_API int sandlock_kill(struct sandlock_handle *h);
 
-/* ---- batches: compile once, run many tests (src/batch.c) ---- */
+/* ---- batches: compile once, run many tests (src/judge/batch.c) ---- */
 
 /*
  * A batch (docs/batch.md, sandlock(1) BATCHES): an optional compile step,

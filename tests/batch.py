@@ -1,7 +1,9 @@
 #!/usr/bin/python3
 """`sandlock batch`: compile once, run many tests (docs/batch.md).
 
-    SANDLOCK=path tests/batch.py        (SANDLOCK_EXTRA_FLAGS: --best-effort)
+    SANDLOCK=path tests/batch.py        (SANDLOCK_EXTRA_FLAGS: --best-effort;
+                                        SANDLOCK_BATCH_ONLY=checker-files: that
+                                        part alone, as tests/hosts.sh runs it)
 
 Judged by evidence: the bytes a program printed, the files a test left (the
 next test looks for them), the batch's exit status and its stderr line
@@ -11,6 +13,7 @@ Last line: "batch: P passed, F failed, S skipped".
 import atexit
 import json
 import os
+import pwd
 import shutil
 import subprocess
 import sys
@@ -81,6 +84,82 @@ def io(name, stdin, expected):
     return {"name": name, "stdin": write(name + ".in", stdin),
             "expected": write(name + ".out", expected)}
 
+
+# ---- the checker's copies live only while it runs: test 2's program looks
+# for test 1's expected output and input in the box's check directory
+# (without Landlock nothing else keeps it out; issue 27, 4).  As root the
+# originals are unreadable to the program's uid, so a copy is all it could
+# find; as an ordinary user the program's uid is the judge's and could read
+# the originals where it knew their paths, but a copy left in check/ it
+# finds knowing nothing.  A run's mount namespace (no-landlock, as root and
+# as a user) replaces /tmp, /var/tmp and /dev/shm and binds back only the
+# working directory, so a box there hides check/ whatever the batch does:
+# as a user the box goes under the home directory (a grader's --dir outside
+# those), where only the batch's own cleanup keeps the copies away; root's
+# program (65534) could not enter root's home, so root's box stays in
+# TMPDIR (only a host without a mount namespace, lambda, tests it there)
+CBASE = WORK
+if os.geteuid() != 0:
+    home = pwd.getpwuid(os.geteuid()).pw_dir
+    if os.path.isdir(home) and os.access(home, os.W_OK | os.X_OK):
+        CBASE = tempfile.mkdtemp(prefix=".sandlock-batch-check.", dir=home)
+        atexit.register(shutil.rmtree, CBASE, True)
+        os.chmod(CBASE, 0o755)
+CBOXES = os.path.join(CBASE, "check-boxes")
+os.mkdir(CBOXES)
+os.chmod(CBOXES, 0o755)
+EVID = os.path.join(CBASE, "evidence")
+os.mkdir(EVID)
+os.chmod(EVID, 0o1777)
+CTOKEN = "sl-check-secret-%d" % os.getpid()
+SPY = """import os, sys
+mode = sys.stdin.read().strip()
+if mode == "spy":
+    got = []
+    for d in ("../check", os.path.join(os.path.dirname(os.getcwd()), "check")):
+        for root, dirs, files in os.walk(d):
+            for f in files:
+                try:
+                    got.append(open(os.path.join(root, f)).read())
+                except OSError:
+                    pass
+        for f in ("expected", "input"):
+            try:
+                got.append(open(os.path.join(d, f)).read())
+            except OSError:
+                pass
+    try:
+        open(%r, "w").write("\\n".join(got))
+    except OSError:
+        pass   # Landlock: the evidence is the status below
+    if any(%r in g for g in got):
+        sys.exit(3)
+print(1)
+""" % (os.path.join(EVID, "spy.txt"), CTOKEN)
+write("checker_any.py", "import sys\nsys.exit(0)\n")
+exp1 = write("spy1.out", CTOKEN + "-expected\n", 0o600)
+in1 = write("spy1.in", CTOKEN + "-input\n", 0o600)
+rc, res, out, err = py_batch(SPY, [{"name": "first", "stdin": in1, "expected": exp1},
+                                   {"name": "spy", "stdin": write("spy2.in", "spy\n")}],
+                             None, {"checker": {"argv": [PY, "checker_any.py"],
+                                                "options": ["--profile", "python:run"]}},
+                             None, "--dir", CBOXES)
+t = tests_of(res)
+spy = os.path.join(EVID, "spy.txt")
+seen = open(spy).read() if os.path.exists(spy) else None
+# the spy exits 3 when it read the token (its evidence file, where it may
+# write one, says what)
+result(CTOKEN not in (seen or "") and
+       [t.get(k, {}).get("verdict") for k in ("first", "spy")] == ["ok", "ok"],
+       "checker files: test N+1 cannot read test N's expected output or input",
+       "box under %s: it read %r; verdicts %s %s" % (
+           CBOXES, (seen or "")[:200], {k: v["verdict"] for k, v in t.items()}, err.strip()[:200]))
+# tests/hosts.sh runs this part alone on the hosts without Landlock
+ONLY = os.environ.get("SANDLOCK_BATCH_ONLY")
+if ONLY:
+    if ONLY != "checker-files":
+        result(False, "SANDLOCK_BATCH_ONLY=%s" % ONLY, "the only part that runs alone is checker-files")
+    sys.exit(result.finish("batch"))
 
 # ---- a C program compiled once, right and wrong answers
 SUM_C = r"""
@@ -266,6 +345,52 @@ result(t.get("look", {}).get("verdict") == "ok",
        "clean state: the program and its directory are as compiled for test 2",
        "%s restores %s" % ({k: v["verdict"] for k, v in t.items()}, summary(res).get("restores")))
 
+# ---- a test that leaves a tree 100 levels deep (9 MB at the bottom) and
+# directories it made unreadable and unwritable (0000): removed, whatever
+# its depth and modes, charged to nobody (both answers are right), and
+# nothing of it left on the host once the batch is over
+DEEP = """import os, sys
+a, b = map(int, sys.stdin.read().split())
+top = os.getcwd()
+if not os.path.exists("deep"):
+    os.mkdir("deep"); os.chdir("deep")
+    for i in range(100):
+        os.mkdir("d" * 20); os.chdir("d" * 20)
+    open("big", "wb").write(b"x" * (9 << 20))
+    for i in range(100):
+        os.chdir("..")
+        if i % 7 == 0:
+            os.chmod("d" * 20, 0)
+    os.chdir(top)
+    os.mkdir("locked"); open("locked/f", "w").write("x"); os.chmod("locked", 0)
+open("answer.txt", "w").write("%d\\n" % (a + b))
+"""
+DEEPBOX = os.path.join(WORK, "deepboxes")
+os.mkdir(DEEPBOX)
+os.chmod(DEEPBOX, 0o755)
+write("sol.py", DEEP)
+rc, res, out, err = batch([
+    {"settings": {"compare": "tokens"}},
+    {"run": {"argv": [PY, "sol.py"], "files": {"sol.py": "sol.py"}, "output": "answer.txt",
+             "options": ["--profile", "python:run", "--fsize", "16", "--cpu", "5",
+                         "--timeout", "20"]}},
+    {"test": io("deep1", "1 2\n", "3\n")},
+    {"test": io("deep2", "40 2\n", "42\n")}], "--dir", DEEPBOX)
+t = tests_of(res)
+left = []
+for root, dirs, files in os.walk(DEEPBOX):
+    left += dirs + files
+result(rc == 0 and [t.get(n, {}).get("verdict") for n in ("deep1", "deep2")] == ["ok", "ok"],
+       "a tree 100 levels deep with 0000 directories: both tests ok, the batch 0",
+       "rc %d %s %s" % (rc, {k: (v.get("verdict"), v.get("why")) for k, v in t.items()},
+                        err.strip()[:300]))
+result(not left, "a tree 100 levels deep with 0000 directories: nothing left on the host",
+       "%d entries left under the box directory, e.g. %s" % (len(left), left[:3]))
+for root, dirs, files in os.walk(DEEPBOX):   # what an old judge left, made removable
+    for d in dirs:
+        os.chmod(os.path.join(root, d), 0o700)
+shutil.rmtree(DEEPBOX, ignore_errors=True)
+
 # ---- an output file: read without following links out of the directory
 SECRET = write("secret.txt", TOKEN + "\n", 0o600)
 rc, res, out, err = py_batch("open('answer.txt', 'w').write(%r + '\\n')\n" % TOKEN,
@@ -370,13 +495,23 @@ BAD = {
                            '"x"}}\n{"test": {"name": "a", "expected": "x"}}\n',
     "two objects": '{"run": {"argv": ["true"]}} {}\n',
 }
+# where the message must point: the line and field, or for JSON itself the
+# line and column (the parser's, jansson's)
+WHERE = {
+    "invalid JSON": "manifest line 1, column 26: ",
+    "unknown field": "manifest line 1: unknown field run.agrv",
+    "duplicate test name": "manifest line 3: test name 'a' is given twice",
+    "two objects": "manifest line 1, column 29: ",
+}
 for what, text in BAD.items():
     path = write("bad.jsonl", text)
     p = subprocess.run([SANDLOCK, "batch"] + EXTRA + [path], stdout=subprocess.PIPE,
                        stderr=subprocess.PIPE, text=True, timeout=30)
     lines = p.stderr.splitlines()
-    result(p.returncode == 125 and len(lines) == 1 and p.stdout == "",
-           "manifest error: %s: 125, one line" % what,
+    result(p.returncode == 125 and len(lines) == 1 and p.stdout == "" and
+           WHERE.get(what, "") in p.stderr,
+           "manifest error: %s: 125, one line%s" % (what, ", " + WHERE[what].rstrip(": ")
+                                                    if what in WHERE else ""),
            "rc %d stderr %r stdout %r" % (p.returncode, p.stderr, p.stdout[:100]))
 p = subprocess.run([SANDLOCK, "batch", os.path.join(WORK, "missing.jsonl")],
                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -386,5 +521,25 @@ p = subprocess.run([SANDLOCK, "batch", "--bogus", write("ok.jsonl", "")],
                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 result(p.returncode == 125 and len(p.stderr.splitlines()) == 1,
        "option error: an unknown option: 125, one line", p.stderr)
+
+# a profile's run step brings its wall clock: a submission that sleeps is
+# stopped (wall_limit), where without one the batch waited forever
+write("sleeper.py", "import time\ntime.sleep(1000)\n")
+path = write("sleep.jsonl", "".join(json.dumps(x) + "\n" for x in [
+    {"run": {"argv": [PY, "sleeper.py"], "files": {"sleeper.py": "sleeper.py"},
+             "options": ["--profile", "python:run"]}},
+    {"test": io("slept", "\n", "x\n")}]))
+t0 = time.monotonic()
+try:
+    p = subprocess.run([SANDLOCK, "batch"] + EXTRA + [path], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True, timeout=60)
+    res = [json.loads(x) for x in p.stdout.splitlines() if x.strip()]
+    t = tests_of(res).get("slept", {})
+    result(t.get("verdict") == "wall_limit" and time.monotonic() - t0 < 30,
+           "batch with --profile python:run stops a sleeping submission: wall_limit "
+           f"after {time.monotonic() - t0:.1f} s", f"{t} {p.stderr[-300:]!r}")
+except subprocess.TimeoutExpired:
+    result(False, "batch with --profile python:run stops a sleeping submission",
+           "still running after 60 s")
 
 sys.exit(result.finish("batch"))

@@ -74,7 +74,7 @@ assert \"site-packages\" in s.__file__, s.__file__
 r = s.run(s.Policy(no_fork=True), [\"/bin/true\"])
 print(\"Ran 1 tests\", r.verdict.value); sys.exit(r.verdict is not s.Verdict.OK)"' "$S" "$WORK"
 else
-	skip "python package: venv, setuptools or wheel missing (tools/setup-debian.sh installs them)"
+	skip "python package: venv, setuptools or wheel missing (tools/setup-debian.sh --test installs them)"
 fi
 
 # ---- Go ----

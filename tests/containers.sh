@@ -75,7 +75,16 @@ mkdir -p "$ST/bin"
 cp "$SANDLOCK" "$ST/bin/sandlock"
 ln "$ST/bin/sandlock" "$ST/bin/sandbox_exec"
 cp "$HERE"/containers/*.sh "$HERE"/containers/*.py "$ST/"
+# many runs at once beside fork bombs (issue 25): the suite of the host
+cp "$HERE/concurrent.sh" "$HERE/lib.sh" "$HERE/idle_procs.py" "$ST/"
+# runs side by side, inside the container (inside.sh runs it)
+cp "$HERE/neighbours.py" "$HERE/nsjail.py" "$HERE/results.py" "$ST/"
 [ -n "${PROGS:-}" ] && [ -d "$PROGS" ] && cp -r "$PROGS" "$ST/progs"
+# the language profiles' check (hardened.sh runs it in the restricted shape)
+mkdir -p "$ST/profiles" && cp "$HERE/profiles.py" "$HERE/results.py" "$ST/profiles/"
+# the profile examples of the README and docs/, run as written
+[ -f "$ROOT/README.md" ] && cp "$ROOT/README.md" "$ST/"
+[ -d "$ROOT/docs" ] && mkdir -p "$ST/docs" && cp "$ROOT"/docs/*.md "$ST/docs/"
 chmod -R a+rX "$WORK"
 BASE=(--rm --label "sandlock-test-run=$RUN_ID" --tmpfs /tmp:exec --network none
       -v /usr:/usr:ro -v /lib:/lib:ro -v /bin:/bin:ro -v /sbin:/sbin:ro -v /etc:/etc:ro
@@ -112,6 +121,18 @@ dconfig() {
 	ran "$label" $st "$out" '^inside: [0-9]+ passed' && relay "$label" $t0 "$out"
 }
 
+# cconfig LABEL DOCKER-OPTIONS...: tests/concurrent.sh in a docker container
+# (8 honest multi-threaded runs beside 2 fork bombs; start-up that does not
+# grow with the container's processes)
+cconfig() {
+	local label=$1 out st t0=$SECONDS
+	shift
+	out=$(timeout 300 docker run "${BASE[@]}" -e SANDLOCK_CONCURRENT_ROUNDS="${SANDLOCK_CONCURRENT_ROUNDS:-2}" \
+		"$@" "$IMAGE" /bin/bash /stage/concurrent.sh 2>&1)
+	st=$?
+	ran "$label" $st "$out" '^concurrent: [0-9]+ passed' && relay "$label" $t0 "$out"
+}
+
 # rconfig LABEL EXPECT_NS UID masked|unmasked: runc itself, the OCI profile
 # as linux.seccomp, Docker's capabilities and /proc masking (or none)
 rconfig() {
@@ -133,6 +154,16 @@ rconfig() {
 	st=$?
 	runc --root "$WORK/runc" delete -f "$id" >/dev/null 2>&1
 	ran "$label" $st "$out" '^inside: [0-9]+ passed' && relay "$label" $t0 "$out"
+}
+
+# hconfig LABEL DOCKER-OPTIONS...: a hardened container (hardened.sh)
+hconfig() {
+	local label=$1 out st t0=$SECONDS
+	shift
+	out=$(timeout 900 docker run "${BASE[@]}" -e PROFILES_PY=/stage/profiles/profiles.py -e HOME=/tmp \
+		"$@" "$IMAGE" /bin/bash /stage/hardened.sh 2>&1)
+	st=$?
+	ran "$label" $st "$out" '^hardened: [0-9]+ passed' && relay "$label" $t0 "$out"
 }
 
 # bconfig UID: the bindings' tests in a default container
@@ -174,8 +205,17 @@ shipped() { # the checks that need the shipped profile
 		return 1
 	fi
 }
+# SANDLOCK_CONTAINERS=one (make check): the Docker default, once as root
+# and once as uid 1000; =rest (check-full after make check): every other
+# configuration; all (the default, make check-full): every configuration
+MODE=${SANDLOCK_CONTAINERS:-all}
+case $MODE in one | rest | all) ;; *) echo "containers.sh: SANDLOCK_CONTAINERS=$MODE (one, rest, all)" >&2; exit 125 ;; esac
 lane_root() {
-	dconfig "default profile, root" no default
+	if [ "$MODE" != rest ]; then
+		dconfig "default profile, root" no default
+		cconfig "default profile, root, concurrent runs"
+	fi
+	[ "$MODE" = one ] && return
 	dconfig "default profile, root, no-new-privileges" no default "${NNP[@]}"
 	if shipped "shipped profile, root"; then
 		dconfig "shipped profile, root (proc masked)" userns shipped "${SHIP[@]}"
@@ -185,10 +225,17 @@ lane_root() {
 	if [ -s "$PODMAN_PROFILE" ]; then
 		dconfig "Podman's profile file, root (proc masked)" userns podman "${PODMAN[@]}"
 	else echo "SKIP Podman's profile: $PODMAN_PROFILE not installed (containers-common)"; fi
+	# hardened: root may not change uid; fails closed with a remedy,
+	# or runs labelled under --best-effort
+	hconfig "hardened: root, cap-drop ALL, no-new-privileges" --cap-drop ALL "${NNP[@]}"
 	bconfig 0
 }
 lane_user() {
-	dconfig "default profile, uid 1000" no default "${U[@]}"
+	if [ "$MODE" != rest ]; then
+		dconfig "default profile, uid 1000" no default "${U[@]}"
+		cconfig "default profile, uid 1000, concurrent runs" "${U[@]}"
+	fi
+	[ "$MODE" = one ] && return
 	dconfig "default profile, uid 1000, no-new-privileges" no default "${U[@]}" "${NNP[@]}"
 	if shipped "shipped profile, uid 1000"; then
 		dconfig "shipped profile, uid 1000 (proc masked)" userns shipped "${U[@]}" "${SHIP[@]}"
@@ -203,12 +250,16 @@ lane_user() {
 	dconfig "seccomp=unconfined, uid 1000 (proc masked)" userns unconfined "${U[@]}" --security-opt seccomp=unconfined
 	dconfig "seccomp=unconfined, uid 1000, systempaths=unconfined" yes unconfined "${U[@]}" \
 		--security-opt seccomp=unconfined "${UNMASK[@]}"
+	# Kubernetes' restricted shape (RuntimeDefault seccomp: the engine's
+	# default profile): the seed line and every profile run
+	hconfig "restricted: uid 1000, cap-drop ALL, no-new-privileges, read-only root, tmpfs /tmp" \
+		"${U[@]}" --cap-drop ALL "${NNP[@]}" --read-only
 	bconfig 1000
 }
 # the committed profile is what generate.py makes from the installed default
 MOBY=/usr/share/gocode/src/github.com/docker/docker/profiles/seccomp/default.json
-if [ -z "$SRC" ]; then :
-elif [ ! -s "$MOBY" ]; then skip "shipped profile up to date: $MOBY not installed (tools/setup-debian.sh)"
+if [ -z "$SRC" ] || [ "$MODE" = one ]; then :
+elif [ ! -s "$MOBY" ]; then skip "shipped profile up to date: $MOBY not installed (tools/setup-debian.sh --test)"
 elif out=$(/usr/bin/python3 "$SRC/contrib/seccomp/generate.py" --check "$MOBY" 2>&1); then
 	pass "shipped profile up to date: generate.py --check against $MOBY"
 else fail "shipped profile up to date: $out"; fi

@@ -20,9 +20,12 @@ echo in | $S --stdin-file /dev/stdin --stdout-file "$WORK/pred.out" --output-sta
 if [ "$(cat "$WORK/pred.out")" = in ] && grep -q '^sandlock: verdict ok' "$WORK/pred.err"; then
 	pass "--stdin-file, --stdout-file, --output-stats: the predecessor's names"
 else fail "predecessor's names: '$(cat "$WORK/pred.out")' $(cat "$WORK/pred.err")"; fi
-expect_status "--pipe-io: a pointer, 125" 125 $S --pipe-io -- /bin/true
-if [ "$(wc -l <"$WORK/err")" = 1 ] && grep -q 'max-output' "$WORK/err"; then pass "--pipe-io: one line that says what to do"
-else fail "--pipe-io: $(cat "$WORK/err")"; fi
+# --pipe-io: accepted and ignored (we relay output whenever it is needed),
+# so a grader's command line written for the predecessor still runs
+expect_status "--pipe-io: the predecessor's command line runs" 0 $S --pipe-io --no-fork --clean-env -- /bin/echo piped
+if [ "$(cat "$WORK/out")" = piped ] && [ ! -s "$WORK/err" ]; then pass "--pipe-io: output passed, nothing said"
+else fail "--pipe-io: out '$(cat "$WORK/out")' err $(cat "$WORK/err")"; fi
+$S --help | grep -q -- '--pipe-io' && pass "--help keeps the pointer for --pipe-io" || fail "--help does not name --pipe-io"
 expect_status "features" 0 $S --features
 for layer in seccomp seccomp_notify landlock userns pdeathsig; do
 	if grep -q "^$layer: " "$WORK/out"; then pass "features lists $layer"; else fail "features lists $layer"; fi
@@ -54,9 +57,16 @@ print("ok" if j and not bad else "differ: %s" % bad)
 PYEOF
 )
 if [ "$same" = ok ]; then pass "features --json: the same states, a remedy for each layer not available"; else fail "features --json: $same"; fi
-# a layer the host has but the caller did not ask for: the message says which option
-$S --require landlock -- /bin/true 2>"$WORK/err" >/dev/null
-if grep -q "add --landlock" "$WORK/err" || ! grep -q '^landlock: available' "$WORK/feat.txt"; then pass "require landlock without --landlock: says to add it"; else fail "require landlock message: $(cat "$WORK/err")"; fi
+# Landlock is the default where the host has it: required, it is there
+# without --landlock; turned off (--no-landlock), the message says so
+if grep -q '^landlock: available' "$WORK/feat.txt"; then
+	expect_status "require landlock: met by the default allow-list" 0 $S --require landlock -- /bin/true
+	$S --no-landlock --require landlock -- /bin/true 2>"$WORK/err" >/dev/null
+	if grep -q "landlock" "$WORK/err"; then pass "require landlock with --no-landlock: refused, named"; else fail "require landlock with --no-landlock: $(cat "$WORK/err")"; fi
+else
+	$S --require landlock -- /bin/true 2>"$WORK/err" >/dev/null
+	if grep -q "landlock" "$WORK/err"; then pass "require landlock without it: refused, named"; else fail "require landlock message: $(cat "$WORK/err")"; fi
+fi
 
 bad() { # bad input: 125, one line on stderr, the command never ran
 	local name=$1
@@ -87,6 +97,16 @@ bad "uid pool 0" $S --uid-pool 0-10 -- $RUN
 bad "uid pool garbage" $S --uid-pool 100 -- $RUN
 bad "require namespaces with --unshare off" $S --unshare off --require pidns -- $RUN
 bad "missing workdir" $S --workdir /nonexistent -- $RUN
+grep -q '/nonexistent' "$WORK/err" && pass "a missing workdir is named" || fail "missing workdir not named: $(cat "$WORK/err")"
+# CPU time is counted in clock ticks: a limit below one stopped every
+# program as cpu_limit/152; refused when parsed, in one line
+bad "--cpu below the clock's resolution" $S --cpu 0.001 -- /bin/true
+grep -q 'resolution' "$WORK/err" && pass "--cpu 0.001: says why" || fail "--cpu 0.001: $(cat "$WORK/err")"
+expect_status "--cpu 0.01 (one tick) runs /bin/true" 0 $S --cpu 0.01 -- /bin/true
+# a directory as the command: said to be one (the kernel says EACCES), 126
+expect_status "a directory as the command: 126" 126 $S -- "$WORK"
+if [ "$(wc -l <"$WORK/err")" = 1 ] && grep -q 'Is a directory' "$WORK/err"; then pass "a directory as the command: said to be one"
+else fail "directory as command: $(cat "$WORK/err")"; fi
 bad "missing stdin file" $S --stdin /nonexistent -- $RUN
 # sizes with units, strictly: whole megabytes where the limit is counted so
 for v in 100k 1.5M 10000B 1.5 1x 5MBB ' 5' 1.; do bad "--mem '$v'" $S --mem "$v" -- $RUN; done
@@ -113,10 +133,41 @@ if [ "$ME" = 0 ]; then
 	else fail "unreadable submission: $(cat "$WORK/priv.err")"; fi
 	$S -q -- $PY "$WORK/private/s.py" >/dev/null 2>"$WORK/priv.err"
 	grep -q 'sandlock: warning' "$WORK/priv.err" && fail "-q: the warning printed" || pass "-q: no warning"
+	# a path the program never reads (a grader's response file) is no
+	# reason to break a silent run's empty stderr; -v still names it
+	$S -- /bin/echo "$WORK/private/s.py" >/dev/null 2>"$WORK/priv.err"
+	[ -s "$WORK/priv.err" ] && fail "an argument that is not the command or script warned: $(cat "$WORK/priv.err")" ||
+		pass "as root, an unreadable argument that is no script: silent"
+	$S -v -- /bin/echo "$WORK/private/s.py" >/dev/null 2>"$WORK/priv.err"
+	grep -q '^sandlock: warning: the program runs as uid 65534, which cannot read' "$WORK/priv.err" &&
+		pass "-v: any unreadable argument is named" || fail "-v: not named: $(cat "$WORK/priv.err")"
 	chmod 644 "$WORK/private/s.py"
 	$S -- $PY "$WORK/private/s.py" >/dev/null 2>"$WORK/priv.err"
 	[ -s "$WORK/priv.err" ] && fail "readable submission: $(cat "$WORK/priv.err")" || pass "a readable submission: no warning"
+	# a step that writes its working directory (a profile's compile step)
+	# where 65534 cannot: named before the run, with the remedy; the
+	# write fails as said (evidence), and once the uid may write, no word
+	mkdir -p "$WORK/cbox"; chmod 755 "$WORK/cbox"
+	$S --profile c:compile --workdir "$WORK/cbox" -- /bin/sh -c 'echo x >out' 2>"$WORK/cbox.err"
+	if [ "$(grep -c '^sandlock: warning: the program runs as uid 65534, which cannot write its working directory .*chown 65534' "$WORK/cbox.err")" = 1 ] &&
+		[ ! -e "$WORK/cbox/out" ]; then pass "as root, a step that writes a directory 65534 cannot write is named before the run, with the remedy"
+	else fail "unwritable working directory: out $(ls "$WORK/cbox") stderr [$(cat "$WORK/cbox.err")]"; fi
+	chown 65534 "$WORK/cbox"
+	$S --profile c:compile --workdir "$WORK/cbox" -- /bin/sh -c 'echo x >out' 2>"$WORK/cbox.err"
+	if [ ! -s "$WORK/cbox.err" ] && [ -e "$WORK/cbox/out" ]; then pass "a working directory the program may write: written, no warning"
+	else fail "writable working directory: out $(ls "$WORK/cbox") stderr [$(cat "$WORK/cbox.err")]"; fi
 fi
+# A working directory under /var/tmp (or /dev/shm), which a run with a mount
+# namespace replaces by its own: the caller's directory is bound back, as
+# under /tmp (it was covered by the run's /var/tmp and the run refused)
+for base in /var/tmp /tmp; do
+	vt=$(mktemp -d "$base/sandlock-core-wd.XXXXXX") && chmod 777 "$vt" && echo given >"$vt/in.txt"
+	out=$(cd / && $S --workdir "$vt" -- /bin/sh -c 'cat in.txt; echo made >out.txt' 2>&1)
+	if [ "$out" = given ] && [ "$(cat "$vt/out.txt" 2>/dev/null)" = made ]; then
+		pass "--workdir under $base: read and written in place"
+	else fail "--workdir under $base: [$out], out.txt [$(cat "$vt/out.txt" 2>&1)]"; fi
+	rm -rf "$vt"
+done
 # An honest program on the grader's terminal (the setup the tty attacks are
 # contained in): what is typed reaches its stdin, its output reaches the
 # terminal, and it sees pipes, not the terminal.
@@ -156,10 +207,54 @@ else fail "-q: status $qst, stderr [$(cat "$WORK/qerr")], without -q [$(cat "$WO
 expect_status "exit code passthrough" 42 $S $ORIG -- $PY -c 'import sys; sys.exit(42)'
 expect_status "signal passthrough" 143 $S $ORIG -- $PY -c 'import os,signal; os.kill(os.getpid(), signal.SIGTERM)'
 expect_status "abort passthrough" 134 $S $ORIG -- $PY -c 'import os; os.abort()'
+# signals the caller ignores are at their default in the program (an
+# ignored disposition survives exec: bare, the program inherits it); the
+# child resets only what /proc/self/status shows is not at its default
+ign_bare=$(bash -c "trap '' INT TERM HUP USR1 PIPE; grep SigIgn /proc/self/status")
+ign_run=$(bash -c "trap '' INT TERM HUP USR1 PIPE; exec $S $ORIG -- /bin/grep SigIgn /proc/self/status")
+case "$ign_bare/$ign_run" in
+*SigIgn:*0000000000000000/*) fail "ignored signals: the bare control inherits none ($ign_bare)" ;;
+*/*SigIgn:*0000000000000000) pass "signals the caller ignores are at their default in the program" ;;
+*) fail "ignored signals: bare [$ign_bare], sandboxed [$ign_run]" ;;
+esac
 expect_status "not found" 127 $S -- /nonexistent/prog
 expect_status "not found in PATH" 127 $S -- no-such-command-here
 printf '#!/bin/sh\necho x\n' >"$WORK/noexec.sh"; chmod 644 "$WORK/noexec.sh"
 expect_status "not executable" 126 $S -- "$WORK/noexec.sh"
+# 126 and 127 of the program's own are its own: our message comes only
+# from an exec of ours that failed (the same status from the shell said
+# "sandlock: success")
+for st in 126 127; do
+	expect_status "the program's own exit $st" $st $S -- /bin/sh -c "exit $st"
+	if [ ! -s "$WORK/err" ]; then pass "the program's own exit $st: nothing of ours on stderr"
+	else fail "the program's own exit $st: stderr [$(cat "$WORK/err")]"; fi
+done
+if grep -q '^sandlock: .*nonexistent' <($S -- /nonexistent/prog 2>&1); then pass "a failed exec of ours is still named"
+else fail "a failed exec of ours is not named"; fi
+# setup_failed: a layer the run never reached is false, and uid is the
+# program's would-be uid (working directory: after the namespaces, before
+# the privilege drop, Landlock and seccomp)
+# (a file as the working directory: only the child's chdir finds out)
+: >"$WORK/not-a-dir"
+$S --report "$WORK/sf.json" --workdir "$WORK/not-a-dir" -- /bin/true 2>/dev/null
+sf=$($PY - "$WORK/sf.json" "$ME" <<'PYEOF'
+import json, sys
+r = json.load(open(sys.argv[1])); L = r["layers"]
+want_uid = 65534 if sys.argv[2] == "0" else int(sys.argv[2])
+bad = [k for k in ("seccomp", "seccomp_notify", "privdrop", "strict", "landlock") if L[k]]
+if r["verdict"] != "setup_failed": bad.append("verdict " + r["verdict"])
+if r["uid"] != want_uid: bad.append("uid %r" % r["uid"])
+if not L["rlimits"] or not L["no_new_privs"]: bad.append("rlimits/no_new_privs not set up")
+print("ok" if not bad else bad)
+PYEOF
+)
+if [ "$sf" = ok ]; then pass "setup_failed at the working directory: seccomp and privdrop false, uid the program's"
+else fail "setup_failed report: $sf"; fi
+# a failure before the child exists: no layer at all
+$S --report "$WORK/sf2.json" --require isolate_tmp -- /bin/true 2>/dev/null
+sf=$($PY -c 'import json,sys; r=json.load(open(sys.argv[1])); print(r["verdict"], [k for k,v in r["layers"].items() if v])' "$WORK/sf2.json")
+if [ "$sf" = "setup_failed []" ]; then pass "setup_failed before the program's process existed: every layer false"
+else fail "setup_failed before the child: $sf"; fi
 
 # arguments with spaces and non-ASCII, stdin, big output
 $S $ORIG -- $PY -c 'import sys; print(repr(sys.argv[1:]))' "a b" "  c" "é漢字" "" "\$x" >"$WORK/args"
@@ -232,9 +327,12 @@ except PermissionError:
     pass'
 
 # a signal from outside
-$S --report "$WORK/ext.json" -- /bin/sleep 30 &
+$S --report "$WORK/ext.json" -- /bin/sleep 31.$$ &
 spid=$!
-for i in $(seq 50); do c=$(pgrep -P $spid); [ -n "$c" ] && break; sleep 0.05; done
+# the program runs (exec'd: a kill during set-up is another verdict), then
+# the supervisor's child is killed (2.5 s to start before)
+wait_until 30 pgrep -fx "/bin/sleep 31.$$" >/dev/null
+c=$(pgrep -P $spid)
 kill -KILL $c 2>/dev/null
 wait $spid
 st=$?
@@ -268,6 +366,8 @@ rm -f "$WORK/data" "$WORK/bss"
 verdict "sub-millisecond timeout is a timeout" wall_limit 124 --timeout 0.0004 -- /bin/sleep 5
 # a limit in bytes is exact: the file stops at 10,000 bytes
 mkdir -p "$WORK/fz"; chmod 777 "$WORK/fz"
+# (of=PATH names a file to make outside the working directory: the default
+# allow-list gives its directory)
 verdict "--fsize 10000B: file_size_limit" file_size_limit 153 --fsize 10000B -- /bin/dd if=/dev/zero of="$WORK/fz/f10k" bs=1000 count=20
 [ "$(stat -c %s "$WORK/fz/f10k" 2>/dev/null)" = 10000 ] && pass "--fsize 10000B: the file holds 10,000 bytes" ||
 	fail "--fsize 10000B: $(stat -c %s "$WORK/fz/f10k" 2>/dev/null) bytes"
@@ -413,12 +513,19 @@ else fail "whole-run CPU stopped at $cpu ms for 1000"; fi
 whole "CPU of honest processes" ok 4 4 --cpu 2 --nproc 20 -- "$P/tree" cpu 4 200
 whole "memory held by 6 processes" memory_limit 2 6 --mem 256 --nproc 20 -- "$P/tree" mem 6 150
 whole "memory of honest processes" ok 2 2 --mem 256 --nproc 20 -- "$P/tree" mem 2 100
-whole "shared executable memory" memory_limit 4 14 --mem 256 -- "$P/tree" shm 900
+# (4 pieces of 64 MB reach the limit; one more may be mapped and touched
+# within one sampling interval on a loaded machine: docs/hosts.md, Known limits)
+# The sanitizer build's supervisor samples slower (its pass is for memory
+# errors; the bound is the normal build's): one piece more there, seen twice
+# in a row under the tiers' load
+shm_max=5
+[ "${SANDLOCK_PASS_NAME:-}" = sanitizer ] && shm_max=6
+whole "shared executable memory" memory_limit $shm_max 14 --mem 256 -- "$P/tree" shm 900
 verdict "a fraction of a second of CPU" cpu_limit 152 --cpu 0.3 -- "$P/busy" 3000
 cpu=$(json "$WORK/r.json" cpu_ms)
 if [ "$cpu" -ge 300 ] && [ "$cpu" -le 450 ]; then pass "--cpu 0.3 stops at $cpu ms"; else fail "--cpu 0.3 stopped at $cpu ms"; fi
 
-# ---- the run's own cgroup v2 (src/cgroup.c) ----
+# ---- the run's own cgroup v2 (src/lib/cgroup.c) ----
 # 100 children of 20 ms of CPU each, SIGCHLD ignored: the kernel reaps them
 # and no rusage keeps their CPU, so the supervisor's samples miss it (the
 # bare proof: with --cgroup off it runs to the end, "ok"); a cgroup counts
@@ -479,7 +586,10 @@ else fail "--best-effort cgroup: missing is '$(json "$WORK/r.json" missing)'"; f
 # a forking run the supervisor stops still reports what it used
 $S --report "$WORK/w.json" --timeout 1 --nproc 20 -- "$P/tree" cpu 2 5000 "$TREE" >/dev/null
 cpu=$(json "$WORK/w.json" cpu_ms)
-if [ "$(json "$WORK/w.json" verdict)" = wall_limit ] && [ "$cpu" -ge 300 ]; then pass "a forking run stopped by the clock reports its CPU ($cpu ms)"
+# (two busy children get what a loaded machine gives them in 1 s of wall:
+# what is checked is that their CPU is counted, where a report without the
+# children's would say a few ms)
+if [ "$(json "$WORK/w.json" verdict)" = wall_limit ] && [ "$cpu" -ge 100 ]; then pass "a forking run stopped by the clock reports its CPU ($cpu ms)"
 else fail "forking run stopped by the clock: $(head -c 300 "$WORK/w.json")"; fi
 sup=$(json "$WORK/w.json" supervisor_cpu_ms)
 if [ -n "$sup" ] && [ "$sup" -lt 200 ]; then pass "supervisor's own CPU reported ($sup ms)"; else fail "supervisor_cpu_ms: '$sup'"; fi
@@ -497,7 +607,9 @@ if [ "$peak" -le "${SANDLOCK_TEST_TINY_KB:-4096}" ]; then pass "tiny program loo
 
 # the cap with a grandchild holding the pipe open: exactly the cap, no hang
 start=$(date +%s)
-verdict "output limit, grandchild holds the pipe" output_limit 153 --max-output 1000 -- /bin/sh -c "sleep 20 & $P/spew 1000000"
+# (the program is named as an argument of its own: a path inside the shell's
+# script is no path of the command line for the default allow-list)
+verdict "output limit, grandchild holds the pipe" output_limit 153 --max-output 1000 -- /bin/sh -c 'sleep 20 & "$0" 1000000' "$P/spew"
 if [ "$(wc -c <"$WORK/out")" = 1000 ] && [ $(( $(date +%s) - start )) -lt 10 ]; then pass "output cap with a grandchild: exact and prompt"; else fail "output cap with a grandchild"; fi
 verdict "under the cap, grandchild holds the pipe" ok 0 --max-output 100000 -- /bin/sh -c "sleep 20 & echo done"
 if [ "$(cat "$WORK/out")" = done ] && [ $(( $(date +%s) - start )) -lt 15 ]; then pass "run ends when the program does"; else fail "run ends when the program does"; fi
@@ -549,10 +661,16 @@ expect_status "C pthreads (8) under --no-fork" 0 $S $ORIG -- "$P/threads" 8
 
 # ---- the supervisor ----
 marker=$((RANDOM + 100000))
-alive() { pgrep -f "sleep $1" >/dev/null; }
+# the sleep itself ("^sleep M"): not the sh -c or the sandlock whose command
+# line names it, which exist before the sandbox has blocked its stop signals
+# (a SIGINT the caller ignored, sent then, is lost: seen in the sanitizer
+# pass, where start-up is slow)
+alive() { pgrep -f "^(/bin/|/usr/bin/)?sleep $1" >/dev/null; }
+# gone MARKER: no process of it left within a generous deadline (a survivor
+# is a sleep of 30 s or more: it would still be there)
+gone() { wait_until 5 eval "! alive '$1'"; }
 $S --timeout 0.5 -- /bin/sh -c "sleep $marker.1 & sleep $marker.2 & wait" >/dev/null 2>&1
-sleep 0.2
-if alive "$marker"; then fail "timeout kills the whole tree"; pkill -f "sleep $marker"; else pass "timeout kills the whole tree"; fi
+if ! gone "$marker"; then fail "timeout kills the whole tree"; pkill -f "sleep $marker"; else pass "timeout kills the whole tree"; fi
 $S -- $PY -c "
 import os, subprocess
 if os.fork() == 0:
@@ -562,28 +680,29 @@ if os.fork() == 0:
         os.execv('/bin/sleep', ['sleep', '$marker.3'])
     os._exit(0)
 " >/dev/null 2>&1
-sleep 0.3
-if alive "$marker"; then fail "daemonized grandchild dies with the run"; pkill -f "sleep $marker"; else pass "daemonized grandchild dies with the run"; fi
+if ! gone "$marker"; then fail "daemonized grandchild dies with the run"; pkill -f "sleep $marker"; else pass "daemonized grandchild dies with the run"; fi
 for sig in TERM INT HUP; do
 	$S -- /bin/sh -c "sleep $marker.4 & sleep $marker.5" >/dev/null 2>&1 &
 	spid=$!
-	sleep 0.3
+	wait_until 10 alive "$marker.5"
 	kill -$sig $spid
+	# a sandbox that does not stop fails this check, not the suite
+	( sleep 30; kill -KILL $spid 2>/dev/null ) &
+	guard=$!
 	wait $spid
 	st=$?
-	sleep 0.1
+	kill $guard 2>/dev/null
 	num=$(kill -l $sig)
-	if [ $st = $((128 + num)) ] && ! alive "$marker"; then pass "SIG$sig to the sandbox kills the tree ($st)"
+	if [ $st = $((128 + num)) ] && gone "$marker"; then pass "SIG$sig to the sandbox kills the tree ($st)"
 	else fail "SIG$sig to the sandbox: status $st"; pkill -f "sleep $marker"; fi
 done
 # SIGKILL of the sandbox itself: the program dies with it
 $S --no-fork -- /bin/sleep $marker.6 >/dev/null 2>&1 &
 spid=$!
-sleep 0.3
+wait_until 10 alive "$marker.6"
 kill -KILL $spid
 wait $spid 2>/dev/null
-sleep 0.2
-if alive "$marker"; then fail "SIGKILL of the sandbox kills the program"; pkill -f "sleep $marker"; else pass "SIGKILL of the sandbox kills the program"; fi
+if ! gone "$marker"; then fail "SIGKILL of the sandbox kills the program"; pkill -f "sleep $marker"; else pass "SIGKILL of the sandbox kills the program"; fi
 # a thread that calls exec takes the process over without the parent-death
 # signal (it belongs to the thread that set it): in every profile.  In a
 # --no-fork run the supervisor sees the exec coming (seccomp notification)
@@ -596,14 +715,12 @@ import os, threading, time
 $how
 time.sleep(30)" >/dev/null 2>&1 &
 	spid=$!
-	sleep 0.5
 	started=no
-	alive "$marker.11" && started=yes
+	wait_until 10 alive "$marker.11" && started=yes
 	kill -KILL $spid
 	wait $spid 2>/dev/null
-	sleep 0.3
 	if [ $started = no ]; then fail "exec from a thread ($prof): the program did not start"
-	elif alive "$marker.11"; then fail "SIGKILL of the sandbox kills a program exec'd by a thread ($prof)"; pkill -f "sleep $marker.11"
+	elif ! gone "$marker.11"; then fail "SIGKILL of the sandbox kills a program exec'd by a thread ($prof)"; pkill -f "sleep $marker.11"
 	else pass "SIGKILL of the sandbox kills a program exec'd by a thread ($prof)"; fi
 done
 # the watchdog a --no-fork run does without, until a thread calls exec
@@ -636,17 +753,25 @@ verdict "--no-exec, PATH search of the command" ok 0 --no-exec -- true
 # The grader dies (killed, crashed) while it reads the report from a pipe:
 # the run dies with it.  Without a pipe to watch (a report file) the
 # program lives on, which is the proof that the reader's death did it.
+# The reader goes once it has seen the program start (a fixed wait was too
+# short on a loaded machine); then the program must be gone within a
+# generous deadline (pipe), or still there a second later (file).
+reader() { wait_until 15 alive "$marker.13" && touch "$WORK/started.$1"; exit 0; }
 for mode in pipe file; do
 	if [ $mode = pipe ]; then
-		( $S --report-fd 3 -- /bin/sleep "$marker.13" 3>&1 >/dev/null 2>&1 | (sleep 0.4; exit 0) ) &
+		( $S --report-fd 3 -- /bin/sleep "$marker.13" 3>&1 >/dev/null 2>&1 | reader $mode ) &
 	else
-		( $S --report "$WORK/hang.json" -- /bin/sleep "$marker.13" 3>&1 >/dev/null 2>&1 | (sleep 0.4; exit 0) ) &
+		( $S --report "$WORK/hang.json" -- /bin/sleep "$marker.13" 3>&1 >/dev/null 2>&1 | reader $mode ) &
 	fi
 	gpid=$!
-	sleep 0.2
-	before=no; alive "$marker.13" && before=yes
-	sleep 0.8
-	after=no; alive "$marker.13" && after=yes
+	wait_until 20 test -e "$WORK/started.$mode"
+	before=no; [ -e "$WORK/started.$mode" ] && before=yes
+	if [ $mode = pipe ]; then
+		after=yes; gone "$marker.13" && after=no
+	else
+		sleep 1
+		after=no; alive "$marker.13" && after=yes
+	fi
 	pkill -f "sleep $marker.13"; wait $gpid 2>/dev/null
 	if [ $before = no ]; then fail "reader of the report dies ($mode): the program did not start"
 	elif [ $mode = pipe ] && [ $after = no ]; then pass "the run dies with the reader of its report pipe (the grader)"
@@ -665,18 +790,21 @@ if $S --features | grep -q '^pidns: available'; then
 	# a run that may fork gets a pid namespace by default
 	$S -- /bin/sh -c "sleep $marker.9 & sleep $marker.10" >/dev/null 2>&1 &
 	spid=$!
-	sleep 0.4
+	# the tree runs (both sleeps), then is gone once the sandbox is killed
+	started=no
+	wait_until 20 eval "alive '$marker.9' && alive '$marker.10'" && started=yes
 	kill -KILL $spid
 	wait $spid 2>/dev/null
-	sleep 0.3
-	if alive "$marker"; then fail "SIGKILL of the sandbox kills a forked tree (default)"; pkill -f "sleep $marker"; else pass "SIGKILL of the sandbox kills a forked tree (default)"; fi
+	if [ $started = no ]; then fail "SIGKILL of the sandbox kills a forked tree (default): the tree did not start"; pkill -f "sleep $marker"
+	elif ! wait_until 20 eval "! alive '$marker'"; then fail "SIGKILL of the sandbox kills a forked tree (default)"; pkill -f "sleep $marker"; else pass "SIGKILL of the sandbox kills a forked tree (default)"; fi
 	$S --unshare on -- /bin/sh -c "sleep $marker.7 & sleep $marker.8" >/dev/null 2>&1 &
 	spid=$!
-	sleep 0.4
+	started=no
+	wait_until 20 eval "alive '$marker.7' && alive '$marker.8'" && started=yes
 	kill -KILL $spid
 	wait $spid 2>/dev/null
-	sleep 0.3
-	if alive "$marker"; then fail "SIGKILL of the sandbox kills the tree (pid namespace)"; pkill -f "sleep $marker"; else pass "SIGKILL of the sandbox kills the tree (pid namespace)"; fi
+	if [ $started = no ]; then fail "SIGKILL of the sandbox kills the tree (pid namespace): the tree did not start"; pkill -f "sleep $marker"
+	elif ! wait_until 20 eval "! alive '$marker'"; then fail "SIGKILL of the sandbox kills the tree (pid namespace)"; pkill -f "sleep $marker"; else pass "SIGKILL of the sandbox kills the tree (pid namespace)"; fi
 fi
 
 # the supervisor cannot be read or signalled by the program
@@ -697,7 +825,7 @@ if env EVAL_REQUEST=/r $S --clean-env --keep-env 'EVAL_*' -- /usr/bin/env | grep
 # privilege drop (root only)
 if [ "$ME" = 0 ]; then
 	# no capability held or inheritable, and no execve can grant one
-	# (no-new-privs; the bounding set is left alone, see README "Layers")
+	# (no-new-privs; the bounding set is left alone, see docs/layers.md)
 	out=$($S -- $PY -c 'import os; print(os.getuid(), os.getgid(), os.getgroups(), sorted(set(l.split()[1] for l in open("/proc/self/status") if l.split(":")[0] in ("CapInh", "CapPrm", "CapEff", "CapAmb", "NoNewPrivs"))))')
 	if [ "$out" = "65534 65534 [] ['0000000000000000', '1']" ]; then pass "root drops to 65534, no groups, no capabilities"; else fail "privilege drop: $out"; fi
 	out=$($S --user 1234:2345 -- /usr/bin/id -u)

@@ -49,4 +49,39 @@ if make -s -C "$ROOT" BUILD="$BUILD" PREFIX="$P" uninstall >"$WORK/uninstall.log
 else
 	fail "make uninstall: $(tail -3 "$WORK/uninstall.log" | tr '\n' ' ')"
 fi
+# The Python binding: the one command of bindings/python/README.md,
+# verbatim (python3 is Debian's /usr/bin/python3, VENV a fresh one), run
+# in the checkout, offline; then the module runs a sandbox, and the
+# checkout's git status is what it was (pip's build/ and *.egg-info are
+# ignored).  What the build left is removed after, unless it was there.
+PYDIR=$ROOT/bindings/python
+cmd=$(sed -n 's/^    \(python3 -m venv --system-site-packages VENV && .*\)$/\1/p' "$PYDIR/README.md")
+if [ -z "$cmd" ]; then
+	fail "python binding: no install command in bindings/python/README.md"
+elif ! /usr/bin/python3 -c 'import venv, ensurepip, wheel' 2>/dev/null; then
+	skip "python binding installs offline: cannot import venv, ensurepip or wheel (apt-get install python3-venv python3-wheel)"
+else
+	cmd=$(printf '%s' "$cmd" | sed -e "s|^python3 |/usr/bin/python3 |" -e "s|VENV|$WORK/venv|g")
+	gitst() { git -C "$ROOT" status --porcelain --untracked-files=all 2>/dev/null; }
+	before=$(gitst)
+	had=$(cd "$PYDIR" && ls -d build *.egg-info 2>/dev/null)
+	if (cd "$ROOT" && sh -c "$cmd") >"$WORK/pip.log" 2>&1; then
+		pass "python binding: the README's command installs it offline into a fresh venv"
+	else
+		fail "python binding install: $(tail -3 "$WORK/pip.log" | tr '\n' ' ')"
+	fi
+	out=$(cd / && SANDLOCK=$SANDLOCK "$WORK/venv/bin/python" -c '
+import sandlock_judge as s
+assert "/venv/" in s.__file__, s.__file__
+print(s.run(s.Policy(no_fork=True), ["/bin/true"]).verdict.value)' 2>&1)
+	if [ "$out" = ok ]; then pass "python binding: the installed module runs a sandbox"; else fail "installed python binding: $out"; fi
+	if ! git -C "$ROOT" rev-parse --git-dir >/dev/null 2>&1; then
+		skip "python binding: the checkout's git status: $ROOT is not a git checkout (not meaningful for this build)"
+	elif [ "$(gitst)" = "$before" ]; then
+		pass "python binding: the install leaves git status as it was"
+	else
+		fail "python binding: the install left in the checkout: $(diff <(echo "$before") <(gitst) | tr '\n' ' ' | head -c 300)"
+	fi
+	[ -n "$had" ] || (cd "$PYDIR" && rm -rf build ./*.egg-info)
+fi
 summary install

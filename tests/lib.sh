@@ -39,6 +39,18 @@ expect_json() {
 	if [ "$got" = "$4" ]; then pass "$1"; else fail "$1: $3 is '$got', want '$4'"; fi
 }
 
+# wait_until SECONDS CMD...: true as soon as CMD succeeds, false if it still
+# fails at the deadline.  For events (a process started, a survivor gone):
+# a fixed sleep is too short on a loaded machine and too long elsewhere.
+wait_until() {
+	local end=$((SECONDS + $1))
+	shift
+	until "$@"; do
+		[ "$SECONDS" -ge "$end" ] && return 1
+		sleep 0.02
+	done
+}
+
 summary() {
 	echo "$1: $T_PASS passed, $T_FAIL failed, $T_SKIP skipped"
 	[ "$T_FAIL" = 0 ]

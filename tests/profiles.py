@@ -17,6 +17,7 @@ and names landlock missing.  Last line: "profiles: P passed, F failed, S skipped
 """
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -407,6 +408,90 @@ for name, *_ in LANGS:
     p = subprocess.run([SANDLOCK, "--show-profile", name], capture_output=True)
     result(p.returncode == 0 and b"no-network" in p.stdout and b"[run]" in p.stdout,
            f"--show-profile {name}", f"{p.returncode} {p.stderr!r}")
+
+# every run step has a wall clock of 3 x its CPU limit, shown by
+# --show-profile and in the report's limits; a submission that sleeps is
+# stopped by it (wall_limit), where without one it held the grader forever
+for name, *_ in LANGS:
+    p = subprocess.run([SANDLOCK, "--show-profile", name], capture_output=True, text=True)
+    run_part = p.stdout.split("[run]")[-1].splitlines()
+    val = {l.split()[0]: l.split()[1] for l in run_part if len(l.split()) == 2}
+    ok = "timeout" in val and "cpu" in val and float(val["timeout"]) == 3 * float(val["cpu"])
+    result(ok, f"--show-profile {name}: the run step's wall clock is 3 x its CPU limit "
+           f"(timeout {val.get('timeout')}, cpu {val.get('cpu')})", p.stdout[-300:])
+d = box("python", "sleep")
+with open(os.path.join(d, "sol.py"), "w") as f:
+    f.write("import time\ntime.sleep(1000)\n")
+t0 = time.monotonic()
+try:
+    p, r = run("python", ["python3", "sol.py"], d, timeout=60)
+    took = time.monotonic() - t0
+    if layers_missing(r) and p.returncode == 125:
+        result(b"landlock" in p.stderr, "--profile python: refused where Landlock is missing (125, named)",
+               f"{p.stderr[-300:]!r}")
+    else:
+      result(r.get("verdict") == "wall_limit" and p.returncode == 124 and
+           r.get("limits", {}).get("timeout_ms") == 6000 and took < 30,
+             f"--profile python stops a sleeping submission: wall_limit after {took:.1f} s "
+             f"(timeout_ms {r.get('limits', {}).get('timeout_ms')})",
+             f"verdict {r.get('verdict')} status {p.returncode} stderr {p.stderr[-300:]!r}")
+except subprocess.TimeoutExpired:
+    result(False, "--profile python stops a sleeping submission", "still running after 60 s")
+
+# The profile examples of the README (and of docs/*.md and
+# examples/*/README.md), run exactly as written: each indented block with a
+# `sandlock ... --profile` line, by bash -e, in a directory holding the
+# files the README's example names (main.c, test1.in), with `sandlock` on
+# PATH.  (As written before,
+# `box` did not exist, and a root-owned one failed the compile.)
+def code_blocks(path):
+    block, blocks, prev_blank = [], [], True
+    for line in open(path, encoding="utf-8").read().splitlines() + [""]:
+        if line.startswith("    ") and (block or prev_blank):
+            block.append(line[4:])
+        else:
+            if block:
+                blocks.append(block)
+            block = []
+        prev_blank = not line.strip()
+    return blocks
+
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+docs = [os.path.join(ROOT, "README.md")] + sorted(
+    os.path.join(ROOT, "docs", f) for f in
+    (os.listdir(os.path.join(ROOT, "docs")) if os.path.isdir(os.path.join(ROOT, "docs")) else [])
+    if f.endswith(".md")) + sorted(
+    os.path.join(ROOT, "examples", d, "README.md") for d in
+    (os.listdir(os.path.join(ROOT, "examples")) if os.path.isdir(os.path.join(ROOT, "examples")) else [])
+    if os.path.isfile(os.path.join(ROOT, "examples", d, "README.md")))
+examples = [(doc, b) for doc in docs if os.path.isfile(doc) for b in code_blocks(doc)
+            if any(re.match(r"sandlock .*--profile ", l) for l in b)]
+if not os.path.isfile(docs[0]):
+    result(None, "the README's profile examples", "no README.md beside tests/ here")
+elif not examples:
+    result(False, "the README's profile examples", "no block with a sandlock --profile line found")
+for n, (doc, b) in enumerate(examples):
+    d = box("readme", str(n))
+    bindir = os.path.join(d, ".bin")
+    os.mkdir(bindir)
+    os.symlink(SANDLOCK, os.path.join(bindir, "sandlock"))
+    with open(os.path.join(d, "main.c"), "w") as f:
+        f.write("#include <stdio.h>\nint main(void) { long a, s = 0;\n"
+                "  while (scanf(\"%ld\", &a) == 1) s += a;\n  printf(\"sum %ld\\n\", s); return 0; }\n")
+    with open(os.path.join(d, "test1.in"), "w") as f:
+        f.write("1 2 3\n40\n")
+    os.chmod(d, 0o755)  # the example makes what the program writes
+    script = "\n".join(b)
+    p = subprocess.run(["/bin/bash", "-e", "-c", script], cwd=d, capture_output=True, text=True,
+                       env={"PATH": bindir + ":/usr/bin:/bin", "HOME": d}, timeout=240)
+    if p.returncode == 125 and re.search(r"landlock is (missing|refused) on this host", p.stderr):
+        # a profile is Landlock's allow-list: refused where the kernel has none
+        result(True, f"{os.path.relpath(doc, ROOT)}: the example refused where Landlock is missing (125, named)")
+        continue
+    result(p.returncode == 0 and p.stdout.strip() == "sum 46",
+           f"{os.path.relpath(doc, ROOT)}: the example run as written ({'; '.join(b)[:120]})",
+           f"status {p.returncode} stdout {p.stdout[-200:]!r} stderr {p.stderr[-400:]!r}")
 
 LISTEN.s.close()
 status = result.finish("profiles")

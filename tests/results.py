@@ -1,9 +1,11 @@
 """The lines the Python suites print: PASS/FAIL [host]/SKIP per check, and a
 last line "NAME: P passed, F failed, S skipped" that tests/run-all.sh and
-tests/hosts.sh add up; and the listener their network escapes aim at."""
+tests/hosts.sh add up; the listener their network escapes aim at; wait_for,
+for events with a deadline."""
 import socket
 import sys
 import threading
+import time
 
 
 class Results:
@@ -56,3 +58,15 @@ class Listener:
 
     def close(self):
         self.s.close()
+
+
+def wait_for(cond, secs=20):
+    """True as soon as cond() is, False at the deadline: for events (a
+    connection taken, a process started, a survivor gone), where a fixed
+    sleep is too short on a loaded machine and too long elsewhere."""
+    end = time.monotonic() + secs
+    while not cond():
+        if time.monotonic() >= end:
+            return False
+        time.sleep(0.02)
+    return True

@@ -383,10 +383,12 @@ fd_sample() { # MODE ARGS...: start a run, wait until the program is ready, coun
 	local out=$WORK/ready.out pidf=$WORK/pid pid='' n=-1 j lpid
 	: >"$out"
 	: >"$pidf"
-	"${P[@]}" launch "$pidf" "$SL" --timeout 10 "${@:2}" -- "${P[@]}" $1 \
+	# (a generous deadline for the program's first line: a loaded CI
+	# machine once took more than 10 s)
+	"${P[@]}" launch "$pidf" "$SL" --timeout 60 "${@:2}" -- "${P[@]}" $1 \
 		>"$out" 2>/dev/null </dev/null &
 	lpid=$!
-	for ((j = 0; j < 1000; j++)); do
+	for ((j = 0; j < 6000; j++)); do
 		[ -s "$out" ] && break
 		kill -0 "$lpid" 2>/dev/null || break
 		sleep 0.01
@@ -474,7 +476,7 @@ done
 for t in "$TMPBASE"/* "$TMPBASE"/.[!.]*; do
 	# root's shared, unlistable parent of scratch directories stays; what
 	# is in it must not, but for emptied directories parked for later runs
-	# in spare/ (root's, 0700: see src/scratch.c)
+	# in spare/ (root's, 0700: see src/lib/scratch.c)
 	# and the registry of live runs (runs/, root's, 0700), empty by now
 	if [ "$t" = "$TMPBASE/sandlock-root" ]; then
 		bad=$(find "$t" -mindepth 1 ! -path "$t/spare" ! -regex "$t/spare/[0-7]" ! -path "$t/runs" 2>/dev/null)

@@ -443,7 +443,8 @@ func TestParseReport(t *testing.T) {
 		`"cpu_ms":12,"user_ms":10,"sys_ms":2,"wall_ms":34,"wall_us":34567,"peak_kb":2048,` +
 		`"stdout_bytes":5,"stderr_bytes":6,` +
 		`"limits":{"cpu_s":5,"mem_mb":256,"fsize_mb":10,"nofile":100,"nproc":10,"stack_mb":8,"timeout_ms":1500,"max_output":0},` +
-		`"layers":{"seccomp":true,"landlock":false},"error":null}` + "\n"
+		`"layers":{"seccomp":true,"landlock":false},` +
+		`"missing":"privdrop (refused), pidns (Operation not permitted)","error":null}` + "\n"
 	res, err := ParseReport([]byte(line))
 	if err != nil {
 		t.Fatal(err)
@@ -453,9 +454,10 @@ func TestParseReport(t *testing.T) {
 		BlockedSyscall: "ptrace", BlockedArgs: []uint64{0, 1, ^uint64(0), ^uint64(0), 0, 0},
 		CPU: 12 * time.Millisecond, UserCPU: 10 * time.Millisecond, SysCPU: 2 * time.Millisecond,
 		Wall: 34567 * time.Microsecond, PeakKB: 2048, StdoutBytes: 5, StderrBytes: 6,
-		Limits: Limits{CPUSeconds: 5, MemMB: 256, FsizeMB: 10, Nofile: 100, Nproc: 10, StackMB: 8, TimeoutMS: 1500},
-		Layers: map[string]bool{"seccomp": true, "landlock": false},
-		Report: []byte(strings.TrimSpace(line)),
+		Limits:  Limits{CPUSeconds: 5, MemMB: 256, FsizeMB: 10, Nofile: 100, Nproc: 10, StackMB: 8, TimeoutMS: 1500},
+		Layers:  map[string]bool{"seccomp": true, "landlock": false},
+		Missing: "privdrop (refused), pidns (Operation not permitted)",
+		Report:  []byte(strings.TrimSpace(line)),
 	}
 	if !reflect.DeepEqual(res, want) {
 		t.Fatalf("got  %+v\nwant %+v", res, want)
@@ -471,6 +473,9 @@ func TestParseReport(t *testing.T) {
 	}
 	if _, err := ParseReport([]byte(`{"verdict":"timeout","status":124}`)); !errors.Is(err, ErrBadReport) {
 		t.Fatalf("unknown verdict: %v", err)
+	}
+	if r, err := ParseReport([]byte(`{"verdict":"ok","status":0,"missing":null}`)); err != nil || r.Missing != "" {
+		t.Fatalf("missing null: %q %v", r.Missing, err)
 	}
 	if _, err := ParseReport([]byte(`{"verdict":"ok","status":0} {}`)); !errors.Is(err, ErrBadReport) {
 		t.Fatalf("trailing data: %v", err)

@@ -1,6 +1,8 @@
 """Run a command under the Sandlock sandbox CLI and get a typed verdict.
 
-Standard library only; works with a plain ``python3`` (3.8+).
+Standard library only; works with a plain ``python3`` (3.8+).  One module
+(over 800 lines) so that it can be copied next to a grader and imported
+without installing anything.
 
 The module starts the installed ``sandlock`` binary with options that mirror
 :class:`Policy`, passes it the write end of a pipe (``--report-fd N`` with
@@ -347,6 +349,11 @@ class Result:
     wall_ms: float = 0
     #: wall time in microseconds when the binary reports it (else None)
     wall_us: Optional[float] = None
+    #: the phases of the run in microseconds (ours before the program's exec,
+    #: the program's, ours after it), when the binary reports them (else None)
+    setup_us: Optional[float] = None
+    run_us: Optional[float] = None
+    teardown_us: Optional[float] = None
     peak_kb: int = 0
     #: how the whole run's CPU and memory were counted: "cgroup", "cgroup_cpu",
     #: "supervisor" or "none"
@@ -357,6 +364,9 @@ class Result:
     stderr_bytes: int = 0
     limits: Dict[str, Any] = field(default_factory=dict)
     layers: Dict[str, bool] = field(default_factory=dict)
+    #: what this host could not give the run, with why, in one line
+    #: ("pidns (Operation not permitted), privdrop (refused)"); None if nothing
+    missing: Optional[str] = None
     error: Optional[str] = None
     #: True when run() stopped the sandbox (timeout/cancel)
     cancelled: bool = False
@@ -439,6 +449,9 @@ def parse_report(data: Union[bytes, str]) -> Result:
     err = obj.get("error")
     if err is not None and not isinstance(err, str):
         raise SandlockBadReport(f"report: error is {err!r}")
+    missing = obj.get("missing")
+    if missing is not None and not isinstance(missing, str):
+        raise SandlockBadReport(f"report: missing is {missing!r}")
     return Result(
         verdict=verdict,
         status=_int(obj, "status"),
@@ -451,6 +464,9 @@ def parse_report(data: Union[bytes, str]) -> Result:
         sys_ms=_num(obj, "sys_ms"),
         wall_ms=_num(obj, "wall_ms"),
         wall_us=_num(obj, "wall_us") if obj.get("wall_us") is not None else None,
+        setup_us=_num(obj, "setup_us") if obj.get("setup_us") is not None else None,
+        run_us=_num(obj, "run_us") if obj.get("run_us") is not None else None,
+        teardown_us=_num(obj, "teardown_us") if obj.get("teardown_us") is not None else None,
         peak_kb=_int(obj, "peak_kb", 0),
         accounting=obj.get("accounting") if isinstance(obj.get("accounting"), str) else None,
         supervisor_cpu_ms=_num(obj, "supervisor_cpu_ms") if obj.get("supervisor_cpu_ms") is not None else 0,
@@ -458,6 +474,7 @@ def parse_report(data: Union[bytes, str]) -> Result:
         stderr_bytes=_int(obj, "stderr_bytes", 0),
         limits=limits,
         layers=layers,
+        missing=missing or None,
         error=err,
         report=obj,
     )

@@ -431,8 +431,11 @@ class NoBinaryTest(unittest.TestCase):
                 '"stdout_bytes":5,"stderr_bytes":6,'
                 '"limits":{"cpu_s":5,"mem_mb":256,"fsize_mb":10,"nofile":100,"nproc":10,'
                 '"stack_mb":8,"timeout_ms":1500,"max_output":0},'
-                '"layers":{"seccomp":true,"landlock":false},"error":null}\n')
+                '"layers":{"seccomp":true,"landlock":false},'
+                '"missing":"privdrop (refused), pidns (Operation not permitted)","error":null}\n')
         r = sandlock.parse_report(line.encode())
+        self.assertEqual(r.missing, "privdrop (refused), pidns (Operation not permitted)")
+        self.assertIsNone(sandlock.parse_report('{"verdict":"ok","status":0,"missing":null}').missing)
         self.assertIs(r.verdict, Verdict.SYSCALL_BLOCKED)
         self.assertEqual((r.status, r.exit_code, r.signal), (159, -1, 31))
         self.assertEqual(r.blocked_syscall, "ptrace")
@@ -447,7 +450,8 @@ class NoBinaryTest(unittest.TestCase):
         for v in Verdict:
             self.assertIs(sandlock.parse_report(f'{{"verdict":"{v.value}","status":0}}').verdict, v)
         for bad in ('{"verdict":"timeout","status":124}', '{"verdict":"ok","status":0} {}',
-                    '{"verdict":"ok","status":"0"}', '{"verdict":"ok","status":0,"layers":{"x":1}}', ''):
+                    '{"verdict":"ok","status":"0"}', '{"verdict":"ok","status":0,"layers":{"x":1}}',
+                    '{"verdict":"ok","status":0,"missing":["pidns"]}', ''):
             with self.subTest(bad=bad), self.assertRaises(sandlock.SandlockBadReport):
                 sandlock.parse_report(bad)
 

@@ -7,7 +7,7 @@
 the given default profile makes.)
 
 Reads moby's default profile (Debian ships it in golang-github-docker-docker-dev;
-tools/setup-debian.sh extracts it) and writes, next to this script:
+tools/setup-debian.sh --test extracts it) and writes, next to this script:
 
   sandlock-docker.json  Docker/Podman format: the default profile plus the
                         rules below (--security-opt seccomp=FILE)
@@ -31,6 +31,11 @@ What is added, and why (everything else is the default's):
            owns the mount namespace, so this works only inside a user
            namespace the process made itself, never on the container's own
            mounts.
+  sethostname, setdomainname
+           the run's host name (--hostname, nsjail's --hostname) in the uts
+           namespace it made; the kernel asks for CAP_SYS_ADMIN in the
+           user namespace owning the uts namespace, so the container's own
+           name stays out of reach.
 Not added: setns, pivot_root, umount2, mount_setattr, open_tree, move_mount,
 fsopen/fsmount (Sandlock does not use them), clone3 (stays ENOSYS: its flags
 live in memory no filter can read, and the C library falls back to clone).
@@ -59,6 +64,9 @@ ADDED = [
      "includes": {}, "excludes": {"caps": ["CAP_SYS_ADMIN"]}},
     {"names": ["mount"], "action": "SCMP_ACT_ALLOW", "args": [],
      "comment": "sandlock: the run's private mounts, inside a user namespace of its own",
+     "includes": {}, "excludes": {"caps": ["CAP_SYS_ADMIN"]}},
+    {"names": ["sethostname", "setdomainname"], "action": "SCMP_ACT_ALLOW", "args": [],
+     "comment": "sandlock: the run's host name, in a uts namespace of its own",
      "includes": {}, "excludes": {"caps": ["CAP_SYS_ADMIN"]}},
 ]
 

@@ -414,9 +414,12 @@ static int judge_interactive(const struct args *a, const char *pdir, const char 
 			argv[n++] = "--best-effort";
 		char idle[32];
 		snprintf(idle, sizeof(idle), "%g", tmo);
+		/* each side --timeout 0 after its profile: the run profiles'
+		 * own wall clock (6 s) would end a side at the pair's budget or
+		 * before it (an interactor ended so is interactor_failed) */
 		char *head[] = { "--timeout", tmos, "--idle", idle, "--report-fd", fdnum, "-q",
 				 "--interactor",
-				 "--profile", (char *)own_profile(iargv[0]) };
+				 "--profile", (char *)own_profile(iargv[0]), "--timeout", "0" };
 		for (size_t k = 0; k < sizeof(head) / sizeof(*head); k++)
 			argv[n++] = head[k];
 		for (size_t k = 0; k < nio && n < 100; k++)
@@ -427,8 +430,8 @@ static int judge_interactive(const struct args *a, const char *pdir, const char 
 		for (size_t k = 0; k < nia && n < 110; k++)
 			argv[n++] = iargv[k];
 		argv[n++] = input;
-		char *mid[] = { "--submission", "--profile", (char *)l->run_profile, "--cpu", cpus,
-				"--mem", mems, "--workdir", build, "--" };
+		char *mid[] = { "--submission", "--profile", (char *)l->run_profile, "--timeout", "0",
+				"--cpu", cpus, "--mem", mems, "--workdir", build, "--" };
 		for (size_t k = 0; k < sizeof(mid) / sizeof(*mid); k++)
 			argv[n++] = mid[k];
 		for (size_t k = 0; l->run[k]; k++)

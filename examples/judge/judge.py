@@ -120,7 +120,10 @@ def judge_batch(args, prob, sub, lang, tmp):
 def judge_interactive(args, prob, sub, lang, tmp):
     """Interactive problems: the submission built once, then one
     `sandlock interactive` per test, whose --timeout (twice the problem's)
-    is the pair's one wall budget and --idle the problem's timeout."""
+    is the pair's one wall budget and --idle the problem's timeout.  Each
+    side is given --timeout 0 after its profile: a run profile's own wall
+    clock (6 s) would otherwise end a side at the pair's budget or before
+    it, and an interactor ended so is interactor_failed."""
     build = os.path.join(tmp, "build")
     os.mkdir(build)
     shutil.copyfile(sub, os.path.join(build, lang["source"]))
@@ -151,10 +154,11 @@ def judge_interactive(args, prob, sub, lang, tmp):
         cmd = ([args.sandlock, "interactive"] + be +
                ["--timeout", "%g" % (prob["timeout"] * 2), "--idle", "%g" % prob["timeout"],
                 "--report-fd", str(wfd), "-q",
-                "--interactor"] + profile_for(inter["argv"]) + inter.get("options", []) +
-               ["--workdir", prob["dir"], "--"] + inter["argv"] +
+                "--interactor"] + profile_for(inter["argv"]) + ["--timeout", "0"] +
+               inter.get("options", []) + ["--workdir", prob["dir"], "--"] + inter["argv"] +
                [os.path.join("tests", t + ".in"),
-                "--submission"] + opts + limits(prob)[:4] + ["--workdir", build, "--"] + argv)
+                "--submission"] + opts + ["--timeout", "0"] + limits(prob)[:4] +
+               ["--workdir", build, "--"] + argv)
         p = subprocess.Popen(cmd, pass_fds=(wfd,), stdin=subprocess.DEVNULL,
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         os.close(wfd)

@@ -1,6 +1,7 @@
 /* sandlock-scan: the command line, reading files, choosing the language,
  * printing findings.  See man/sandlock-scan.1. */
 #include "scan.h"
+#include "lib/json_out.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -174,19 +175,23 @@ static const char *sev_name(int s)
     return s == SEV_HIGH ? "high" : s == SEV_MEDIUM ? "medium" : "low";
 }
 
-/* JSON strings: the file name and messages can hold anything a source can */
-static void json_str(const char *s)
+/* JSON strings: the file name and messages can hold anything a source
+ * can.  Bytes, not guessed characters: each byte past ASCII is the code
+ * point of its value, written as a \u escape (ASCII-only output). */
+static json_t *json_bytes(const char *s)
 {
-    putchar('"');
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            printf("\\%c", *p);
-        else if (*p < 0x20 || *p == 0x7f || *p >= 0x80)
-            printf("\\u%04x", *p); /* bytes, not guessed characters: ASCII-only output */
-        else
-            putchar(*p);
-    }
-    putchar('"');
+    size_t n = strlen(s);
+    char *u = xmalloc(2 * n + 1), *o = u;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+        if (*p < 0x80) {
+            *o++ = (char)*p;
+        } else {
+            *o++ = (char)(0xc0 | *p >> 6);
+            *o++ = (char)(0x80 | (*p & 0x3f));
+        }
+    json_t *j = json_stringn(u, (size_t)(o - u));
+    free(u);
+    return j;
 }
 
 /* Text output: one line per finding, so a control character or newline
@@ -245,9 +250,7 @@ int main(int argc, char **argv)
     }
     int errors = 0;
     size_t total = 0;
-    if (json)
-        fputs("{\"files\":[", stdout);
-    int first_file = 1;
+    json_t *jfiles = json ? json_array() : NULL, *jfound = json ? json_array() : NULL;
     scan_t *all = xmalloc((size_t)nfiles * sizeof *all);
     int nscanned = 0;
     for (int f = 0; f < nfiles; f++) {
@@ -278,30 +281,18 @@ int main(int argc, char **argv)
         if (sc->n)
             qsort(sc->v, sc->n, sizeof *sc->v, cmp_finding);
         total += sc->n;
-        if (json) {
-            if (!first_file)
-                putchar(',');
-            first_file = 0;
-            json_str(path);
-        }
+        if (json)
+            json_array_append_new(jfiles, json_bytes(path));
     }
-    if (json)
-        fputs("],\"findings\":[", stdout);
-    int first = 1;
     for (int f = 0; f < nscanned; f++) {
         scan_t *sc = &all[f];
         for (size_t k = 0; k < sc->n; k++) {
             finding_t *x = &sc->v[k];
             if (json) {
-                if (!first)
-                    putchar(',');
-                first = 0;
-                fputs("{\"file\":", stdout);
-                json_str(sc->file);
-                printf(",\"line\":%d,\"column\":%d,\"severity\":\"%s\",\"rule\":\"%s\",\"language\":\"%s\",\"message\":",
-                       x->line, x->col, sev_name(x->sev), x->rule, lang_label(sc->lang));
-                json_str(x->msg);
-                putchar('}');
+                json_array_append_new(jfound, json_pack("{s:o,s:i,s:i,s:s,s:s,s:s,s:o}",
+                    "file", json_bytes(sc->file), "line", x->line, "column", x->col,
+                    "severity", sev_name(x->sev), "rule", x->rule,
+                    "language", lang_label(sc->lang), "message", json_bytes(x->msg)));
             } else {
                 text_str(sc->file);
                 printf(":%d:%d: %s %s: ", x->line, x->col, sev_name(x->sev), x->rule);
@@ -313,8 +304,19 @@ int main(int argc, char **argv)
         free(sc->v);
         free(sc->seen);
     }
-    if (json)
-        printf("],\"clean\":%s}\n", total || errors ? "false" : "true");
+    if (json) {
+        json_t *doc = json_pack("{s:o,s:o,s:b}", "files", jfiles, "findings", jfound,
+                                "clean", !(total || errors));
+        char *out;
+        size_t len;
+        if (!doc || sl_json_dump(doc, SL_JSON_NEWLINE | SL_JSON_ASCII, &out, &len) != 0) {
+            fprintf(stderr, "sandlock-scan: out of memory\n");
+            exit(2);
+        }
+        fwrite(out, 1, len, stdout);
+        free(out);
+        json_decref(doc);
+    }
     free(all);
     free(files);
     if (fflush(stdout) != 0)

@@ -25,17 +25,26 @@ int main(int argc, char **argv)
 		say("bind: %s\n", strerror(errno));
 	struct timeval tv = { 0, 200000 };
 	setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-	for (int i = 0; i < 200; i++) {
+	/* every secret heard, for a while after the first: other lanes'
+	 * graders chatter on the same loopback, and the first one heard may
+	 * be theirs (the runner looks for its own) */
+	int heard = 0, after = -1;
+	for (int i = 0; i < 200 && after != 0 && heard < 64; i++) {
 		unsigned char buf[2048];
 		ssize_t n = recv(s, buf, sizeof buf - 1, 0);
+		if (after > 0)
+			after--;
 		if (n <= 0)
 			continue;
 		buf[n] = 0;
 		for (ssize_t j = 0; j + 3 < n; j++)
 			if (!memcmp(buf + j, "sk-", 3)) {
 				say("SNIFFED %.*s\n", (int)(n - j), buf + j);
-				return 0;
+				heard++;
+				if (after < 0)
+					after = 40;
+				break;
 			}
 	}
-	return 1;
+	return heard ? 0 : 1;
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Black-box attack suite for sandlock.
 #
-#   tests/attacks/run.sh [--bare-only] [--honest-only] [--keep] [-v] [-jN] [NAME...]
+#   tests/attacks/run.sh [--bare-only] [--honest-only] [--build-only] [--keep] [-v] [-jN] [NAME...]
 #
 # Every attack (tests/attacks/*.c|*.py|*.sh) is run twice, each time in a
 # fresh evidence directory with fresh secrets, victims and listeners:
@@ -32,6 +32,8 @@
 #   settle: seconds to wait after the run before judging
 #   cleanup: shell command run after judging    args: extra argv (eval'd)
 #   isolate-uid: yes  (as root: bare run, victim and sandbox use a fresh uid)
+#   lock: NAME        (host-wide state, e.g. a sysctl: one such attack at a
+#                      time across every lane of the machine; root only)
 #   exclusive: yes    (run alone: broadcast signals, bombs, timing; honest
 #                      workloads always run alone too; the others run -j2)
 #   layers: L1,L2 [(why)]  the layers any one of which contains the attack
@@ -51,11 +53,14 @@
 # launcher_killed, st KEY (launcher's raw wait status), fsize PATH, can_fork,
 # sysv_exists sem|shm, args_intact. See README.md.
 #
-# Environment: SANDLOCK_ATTACK_JOBS (default -j), SANDLOCK_EXTRA_FLAGS (added to every sandboxed run, e.g.
+# Environment: SANDLOCK_ATTACK_JOBS (default -j), SANDLOCK_ATTACKS_EXCEPT
+# (names not to run: what make check ran already), SANDLOCK_EXTRA_FLAGS (added to every sandboxed run, e.g.
 # --best-effort on a serverless host), SANDLOCK_HOSTSIM (the simulated host,
 # set by tests/hosts/hostsim; only printed),
 # SANDLOCK (default: build/sandlock of this repository),
-# ATTACK_BUILD (default: a fresh temporary directory), TMPDIR (work area).
+# ATTACK_BUILD (default: a fresh temporary directory; --build-only fills it
+# and stops, and ATTACK_PREBUILT=1 then reuses what is there, for runs that
+# share it at once), TMPDIR (work area).
 # The last line is always "attacks: P passed, F failed, S skipped"; the exit
 # status is non-zero if anything failed.
 
@@ -68,6 +73,7 @@ SANDLOCK=${SANDLOCK:-$REPO/build/sandlock}
 PY=/usr/bin/python3
 BARE_ONLY=0
 HONEST_ONLY=0
+BUILD_ONLY=0
 JOBS=${SANDLOCK_ATTACK_JOBS:-2}
 KEEP=0
 VERBOSE=0
@@ -76,6 +82,7 @@ for a in "$@"; do
 	case $a in
 	--bare-only) BARE_ONLY=1 ;;
 	--honest-only) HONEST_ONLY=1 ;;
+	--build-only) BUILD_ONLY=1 ;;
 	--keep) KEEP=1 ;;
 	-v | --verbose) VERBOSE=1 ;;
 	-j*) JOBS=${a#-j}; [[ $JOBS =~ ^[1-9][0-9]*$ ]] || { echo "run.sh: bad $a" >&2; exit 2; } ;;
@@ -92,9 +99,11 @@ SBX_UID=$ME
 [ $IS_ROOT = 1 ] && SBX_UID=65534 # sandlock's default identity when started as root
 ISO_UID=""
 if [ $IS_ROOT = 1 ]; then
-	# a uid nothing else on the machine uses, for the kill(-1) attacks
+	# a uid nothing else on the machine uses, for the kill(-1) attacks:
+	# above the suites' --uid-pool ranges (60000-63099), whose runs a
+	# kill(-1) as one of their uids would kill in another lane
 	for _ in 1 2 3 4 5 6 7 8; do
-		c=$((61000 + RANDOM % 3000))
+		c=$((64000 + RANDOM % 1500))
 		if ! getent passwd "$c" >/dev/null && ! grep -qs "^Uid:[[:space:]]*$c[[:space:]]" /proc/[0-9]*/status; then
 			ISO_UID=$c
 			break
@@ -198,14 +207,19 @@ CC=${CC:-gcc}
 build_one() { # SRC OUT EXTRA...
 	local src=$1 out=$2
 	shift 2
+	# ATTACK_PREBUILT=1: ATTACK_BUILD was filled once (--build-only) for
+	# runs that share it at once (a run writing there would race them)
+	[ "${ATTACK_PREBUILT:-}" = 1 ] && [ -x "$out" ] && return 0
 	"$CC" -std=gnu11 -O1 -Wall -I"$HERE/lib" -o "$out" "$src" "$@" -pthread >"$out.log" 2>&1
 }
-echo "building into $BUILD"
+[ "${ATTACK_PREBUILT:-}" = 1 ] && echo "built in $BUILD" || echo "building into $BUILD"
 build_one "$HERE/lib/launch.c" "$BUILD/launch" || { cat "$BUILD/launch.log"; exit 2; }
 build_one "$HERE/lib/victim.c" "$BUILD/victim" || { cat "$BUILD/victim.log"; exit 2; }
 build_one "$HERE/lib/probe.c" "$BUILD/probe" || { cat "$BUILD/probe.log"; exit 2; }
 build_one "$HERE/lib/reap.c" "$BUILD/reap" || { cat "$BUILD/reap.log"; exit 2; }
-"$CC" -O1 -Wall -shared -fPIC -o "$BUILD/preload_canary.so" "$HERE/lib/preload_canary.c" 2>"$BUILD/preload.log" || { cat "$BUILD/preload.log"; exit 2; }
+if [ "${ATTACK_PREBUILT:-}" != 1 ] || [ ! -e "$BUILD/preload_canary.so" ]; then
+	"$CC" -O1 -Wall -shared -fPIC -o "$BUILD/preload_canary.so" "$HERE/lib/preload_canary.c" 2>"$BUILD/preload.log" || { cat "$BUILD/preload.log"; exit 2; }
+fi
 
 ALLFILES=()
 for f in "$HERE"/*.c "$HERE"/*.py "$HERE"/*.sh "$HERE"/honest/*.c "$HERE"/honest/*.py "$HERE"/honest/*.sh; do
@@ -219,6 +233,9 @@ for f in "${ALLFILES[@]}"; do
 	[ -n "$n" ] && [ $HONEST_ONLY = 1 ] && continue
 	[ -n "$n" ] || { mget "$f" honest; n=$M; }
 	[ -n "$n" ] || continue
+	# SANDLOCK_ATTACKS_EXCEPT: names already run (check-full after make
+	# check runs the rest of the suite)
+	case " ${SANDLOCK_ATTACKS_EXCEPT:-} " in *" $n "*) continue ;; esac
 	if [ ${#FILTER[@]} -gt 0 ]; then
 		keep=0
 		for x in "${FILTER[@]}"; do [ "$x" = "$n" ] && keep=1; done
@@ -240,6 +257,10 @@ for f in "${TESTS[@]}"; do
 done
 wait
 chmod -R a+rX "$BUILD" 2>/dev/null
+if [ $BUILD_ONLY = 1 ]; then
+	echo "attacks-build: ${#TESTS[@]} built into $BUILD"
+	exit 0
+fi
 
 # ---------------------------------------------------------------- needs
 declare -A NEED_CACHE
@@ -260,7 +281,7 @@ need_ok() { # NAME -> 0/1, reason in NEED_WHY
 	cgroupfs) if [ -w /sys/fs/cgroup/pids ]; then rc=0; else rc=1 r="no writable cgroup v1 pids hierarchy"; fi ;;
 	cgroup2) # a cgroup v2 directory of our own we may write
 		if r=$("$HERE/../own-cgroup2.sh" 2>&1); then rc=0
-		else rc=1 r="$r: the supervisor's sampling cannot see the CPU of children the kernel reaped (README, Known limits)"; fi ;;
+		else rc=1 r="$r: the supervisor's sampling cannot see the CPU of children the kernel reaped (docs/hosts.md, Known limits)"; fi ;;
 	*) r=$("$BUILD/probe" "$n"); rc=$? ;;
 	esac
 	NEED_CACHE[$n]="$rc:${r:-}"
@@ -336,10 +357,12 @@ victim_hit() {
 	! pid_alive "$VPID"
 }
 victim_sched_changed() {
-	local f
+	local f o
 	read -r -a f <<<"$(sed 's/.*) //' "/proc/$VPID/stat" 2>/dev/null)"
+	# the victim starts with ours (a run under nice(1) is not an attack)
+	read -r -a o <<<"$(sed 's/.*) //' "/proc/$$/stat" 2>/dev/null)"
 	# after "comm) ": f[0] is field 3; nice = field 19, policy = field 41
-	[ "${f[16]:-0}" != 0 ] || [ "${f[38]:-0}" != 0 ]
+	[ "${f[16]:-0}" != "${o[16]:-0}" ] || [ "${f[38]:-0}" != "${o[38]:-0}" ]
 }
 sysv_key() { echo $((0x5a000000 | 0x${TOKEN:0:6})); }
 sysv_exists() { awk -v k="$(sysv_key)" 'NR > 1 && $1 == k { f = 1 } END { exit !f }' "/proc/sysvipc/$1"; }
@@ -460,6 +483,12 @@ run_once() {
 	if [ "$mode" = bare ]; then
 		mget "$file" bare-timeout
 		[ -n "$M" ] && tmo=$M
+	fi
+	# an honest workload ends by itself: its deadline only catches a hang,
+	# so it is far above what a loaded machine needs (java_run bare took
+	# 10.4 s of wall for 0.66 s of CPU beside busy loops on both cores)
+	[ "$KIND" = honest ] && [ "$tmo" -lt 60 ] && tmo=60
+	if [ "$mode" = bare ]; then
 		if [ $iso = 1 ]; then
 			full=(setpriv --reuid="$ISO_UID" --regid="$ISO_UID" --clear-groups "${cmd[@]}")
 		else
@@ -516,6 +545,14 @@ run_test() {
 	trap 'for p in "${LIVE_PIDS[@]}"; do kill -KILL "$p" 2>/dev/null; done' EXIT
 	trap 'exit 143' TERM
 	trap - INT
+	# "lock: NAME": the host-wide state the attack writes (a sysctl of the
+	# host's namespaces) is another lane's too: one such attack at a time
+	# across every run of this suite on the machine, bare run to cleanup
+	mget "$file" lock
+	if [ -n "$M" ]; then
+		exec 8>>"/tmp/sandlock-attacks-$M.lock"
+		flock 8
+	fi
 	KIND=attack
 	mget "$file" attack
 	NAME=$M
@@ -610,7 +647,7 @@ run_test() {
 		xf=$XFAIL
 		if [ $idx -gt 0 ]; then
 			xf=""
-			case $vlabel in *,xfail) xf=${VXFAIL:-${XFAIL:-"by design, see the README"}}; vlabel=${vlabel%,xfail} ;; esac
+			case $vlabel in *,xfail) xf=${VXFAIL:-${XFAIL:-"by design, see docs/hosts.md"}}; vlabel=${vlabel%,xfail} ;; esac
 			label="$NAME[${vlabel:-${flags%% --no-*}}]"
 			label=${label// /=}
 		fi

@@ -2,10 +2,10 @@
 # flags: --no-fork --no-network --clean-env --cpu 5 --mem 256
 # evidence: /tmp/sandlock-canary-TOKEN is written and survives the run (visible to the next run)
 # escaped-if: test -e "/tmp/sandlock-canary-$TOKEN"
-# xfail: by design without the layer of its variants (/tmp is shared and persistent without Landlock or a private mount namespace)
+# layers: landlock,mountns (the default allow-list leaves the host's /tmp out; a mount namespace gives a private one)
 # variant: landlock | --landlock --no-fork --no-network --clean-env --cpu 5 --mem 256
 # variant: userns | --unshare on --no-fork --no-network --clean-env --cpu 5 --mem 256
-# variant: - | --no-fork --clean-env --cpu 5 --mem 256 | network-allowed,xfail
+# variant: - | --no-fork --clean-env --cpu 5 --mem 256 | network-allowed
 # note: bash cannot start under --no-network (glibc NSS calls socket(AF_UNIX) at startup), hence the network-allowed variant
 # cleanup: rm -f "/tmp/sandlock-canary-$TOKEN"
 EV=$1; shift

@@ -130,7 +130,7 @@ $S --no-fork --landlock --report "$W/l.json" -- /bin/true 2>"$W/err"
 if [ "$(field "$W/l.json" verdict)" = ok ] && [ "$(field "$W/l.json" layers.landlock)" = true ] &&
 	[ "$(field "$W/l.json" layers.seccomp)" = true ]; then pass "--landlock report: verdict ok, layers seccomp and landlock"
 else fail "--landlock report: $(rep "$W/l.json") $(head -c 200 "$W/err")"; fi
-$S --no-fork -- $PY -c "open('$W/outside/control', 'w')" 2>/dev/null
+$S --no-fork --no-landlock -- $PY -c "open('$W/outside/control', 'w')" 2>/dev/null
 $S --no-fork --landlock -- $PY -c "open('$W/outside/x', 'w')" 2>/dev/null
 if [ -e "$W/outside/control" ] && [ ! -e "$W/outside/x" ]; then pass "--landlock: nothing written outside (control written)"
 else fail "--landlock: outside holds [$(ls "$W/outside" | tr '\n' ' ')], want control only"; fi
@@ -240,6 +240,23 @@ c=$(GRADER_SECRET=$secret $S --no-fork -- /usr/bin/env 2>/dev/null | grep -c "$s
 s=$(GRADER_SECRET=$secret $S --no-fork --clean-env -- /usr/bin/env 2>/dev/null | grep -c "$secret")
 if [ "$c" = 1 ] && [ "$s" = 0 ]; then pass "--clean-env hides the grader's secret (control: visible without)"
 else fail "--clean-env: control saw it $c times, sandboxed $s"; fi
+
+# ---- suites staged beside us: runs side by side (tests/neighbours.py:
+# plant, read, change, fill and leave, each proven between bare processes
+# first), and the nsjail command lines graders use (tests/nsjail.py)
+for suite in neighbours nsjail; do
+	NB=$(dirname "$0")/$suite.py
+	[ -f "$NB" ] || continue
+	nout=$(cd "$W" && SANDLOCK_HOSTSIM=container SANDLOCK=$S PROGS=$(dirname "$0")/progs timeout 600 $PY "$NB" 2>&1)
+	echo "$nout" | grep -E '^(PASS|FAIL|SKIP) ' | sed -E "s/^(PASS|FAIL|SKIP) /\1 $suite: /"
+	line=$(echo "$nout" | grep -E "^$suite: [0-9]+ passed, [0-9]+ failed, [0-9]+ skipped" | tail -1)
+	if [ -n "$line" ]; then
+		set -- $line
+		P=$((P + $2)) F=$((F + $4)) K=$((K + $6))
+	else
+		fail "$suite: no summary line: $(echo "$nout" | tail -3 | tr '\n' ' ' | head -c 300)"
+	fi
+done
 
 cd / && rm -rf "$W"
 echo "inside: $P passed, $F failed, $K skipped"

@@ -7,7 +7,7 @@ import tempfile
 
 
 def through_sandlock(sandlock, guard, argv, workdir, report, net=0, fork=0, exec_=0,
-                     extra=(), timeout=20, text=False):
+                     extra=(), timeout=20, text=False, cwd=None):
     """(completed process, the report as a dict, {} if there was none)"""
     if os.path.exists(report):
         os.unlink(report)
@@ -16,7 +16,7 @@ def through_sandlock(sandlock, guard, argv, workdir, report, net=0, fork=0, exec
     flags += [] if net else ["--no-network"]
     flags += [] if fork else ["--no-fork"]
     flags += [] if exec_ else ["--no-exec"]
-    p = subprocess.run([sandlock, *flags, "--", *argv], stdin=subprocess.DEVNULL,
+    p = subprocess.run([sandlock, *flags, "--", *argv], stdin=subprocess.DEVNULL, cwd=cwd,
                        capture_output=True, text=text, timeout=timeout + 10)
     try:
         with open(report) as f:

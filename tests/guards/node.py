@@ -4,7 +4,7 @@
     SANDLOCK=path tests/guards/node.py      through sandlock (default
                                             ../../build/sandlock from here)
     GUARD_DIRECT=1 tests/guards/node.py     Node alone, with the argv that
-                                            src/guard_node.c builds (compiled
+                                            src/guards/guard_node.c builds (compiled
                                             here) from a policy written here
 
 Each escape (tests/guards/js/attack.js NAME) runs bare first, where it must
@@ -83,13 +83,13 @@ int main(int argc, char **argv)
 
 
 def build():
-    """the argv builder (src/guard_node.c) and the library a dlopen loads"""
+    """the argv builder (src/guards/guard_node.c) and the library a dlopen loads"""
     built = {}
     drv = os.path.join(BIN, "driver.c")
     with open(drv, "w") as f:
         f.write(DRIVER)
-    p = subprocess.run(["cc", *CFLAGS, "-O1", "-I" + os.path.join(ROOT, "src"), drv,
-                        os.path.join(ROOT, "src", "guard_node.c"), "-o", os.path.join(BIN, "driver")],
+    p = subprocess.run(["cc", *CFLAGS, "-O1", "-I" + os.path.join(ROOT, "src"), "-I" + os.path.join(ROOT, "src", "guards"), drv,
+                        os.path.join(ROOT, "src", "guards", "guard_node.c"), "-o", os.path.join(BIN, "driver")],
                        capture_output=True, text=True)
     built["driver"] = os.path.join(BIN, "driver") if p.returncode == 0 else None
     if p.returncode:

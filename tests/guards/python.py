@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Suite guard-python: the Python guard (src/guard/python_guard.py) against
+"""Suite guard-python: the Python guard (src/guards/python/python_guard.py) against
 the known escapes, each proven to work bare first, and honest programs.
 
 Runs through sandlock (env SANDLOCK, default ../../build/sandlock) with
@@ -24,7 +24,7 @@ from results import Listener, Results  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(HERE))
 PROGS = os.path.join(HERE, "py")
-GUARD = os.environ.get("PYTHON_GUARD", os.path.join(ROOT, "src", "guard", "python_guard.py"))
+GUARD = os.environ.get("PYTHON_GUARD", os.path.join(ROOT, "src", "guards", "python", "python_guard.py"))
 PY = sys.executable
 SANDLOCK = os.environ.get("SANDLOCK", os.path.join(ROOT, "build", "sandlock"))
 HOST = os.environ.get("SANDLOCK_HOST", "host")

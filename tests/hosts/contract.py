@@ -22,7 +22,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from results import Results  # noqa: E402
+from results import Results, wait_for  # noqa: E402
 
 SANDLOCK = os.environ["SANDLOCK"]
 HOST = os.environ.get("SANDLOCK_HOSTSIM", "full")
@@ -81,9 +81,14 @@ if HOST == "lambda":
 layers = r.get("layers", {})
 # host -> layers that must be on / off for the seed command line
 expect_on = {"seccomp": True, "rlimits": True}
-expect_off = {"pidns"}  # a --no-fork run gets no namespace
+expect_off = {"pidns"}  # a --no-fork run gets no namespace ...
 if HOST in ("no-landlock", "old-kernel", "old-docker", "lambda"):
     expect_off |= {"landlock_scope"}
+if HOST in ("no-landlock", "old-kernel"):
+    # ... but where there is no Landlock for the default allow-list, one
+    # gives it a /tmp and /dev/shm of its own (user namespaces allowed)
+    expect_off.discard("pidns")
+    expect_on["mountns"] = True
 if HOST in ("old-kernel", "old-docker"):
     expect_off |= {"seccomp_notify"}
 if HOST in ("no-pdeathsig", "lambda"):
@@ -188,17 +193,30 @@ def alive(marker):
     return pids
 
 
-def term_then_kill(cmd, marker):
-    """start cmd as a grader does (its own process group), SIGTERM the
-    group, SIGKILL the wrapper, and return what is left of the marker"""
+def sleeping(marker):
+    """pids of /bin/sleep MARKER, exec'd (the wrapper's and a child's
+    command line carry the marker before that)"""
+    return [p for p in alive(marker) if _cmdline(p).startswith(b"/bin/sleep\0" + marker.encode())]
+
+
+def _cmdline(pid):
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            return f.read()
+    except OSError:
+        return b""
+
+
+def term_then_kill(cmd, marker, want, control=False):
+    """start cmd as a grader does (its own process group), wait for its
+    want processes, SIGTERM the group, SIGKILL the wrapper, and return
+    what is left of the marker (the control's survivor at once; else what
+    is still there when every process is gone, or at the deadline)"""
     g = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                          stderr=subprocess.DEVNULL, start_new_session=True)
-    for _ in range(100):
-        if len(alive(marker)) >= 2:
-            break
-        time.sleep(0.02)
-    time.sleep(0.2)  # the processes are past their own set-up (setsid)
-    started = len(alive(marker))
+    # exec'd: the processes are past their own set-up (setsid)
+    wait_for(lambda: len(sleeping(marker)) >= want)
+    started = len(sleeping(marker))
     try:
         os.killpg(g.pid, signal.SIGTERM)
     except ProcessLookupError:
@@ -209,7 +227,8 @@ def term_then_kill(cmd, marker):
     except ProcessLookupError:
         pass
     g.wait()
-    time.sleep(0.5)
+    if not control:
+        wait_for(lambda: not alive(marker))
     left = alive(marker)
     for pid in left:
         try:
@@ -223,29 +242,27 @@ tag = f"{os.getpid()}{int(time.time() * 1000) % 100000}"
 # the program leaves the grader's group: a survivor outside the sandbox
 # (the control: the check sees one)
 m0 = f"1000.{tag}0"
-_, left = term_then_kill(["/bin/sh", "-c", f"setsid /bin/sleep {m0} & /bin/sleep {m0}"], m0)
+_, left = term_then_kill(["/bin/sh", "-c", f"setsid /bin/sleep {m0} & /bin/sleep {m0}"], m0, 2,
+                        control=True)
 control_ok = len(left) > 0
 m1 = f"1000.{tag}1"
 started, left = term_then_kill(sandbox("--", "/bin/sh", "-c",
-                                       f"/bin/sleep {m1} & /bin/sleep {m1}"), m1)
+                                       f"/bin/sleep {m1} & /bin/sleep {m1}"), m1, 2)
 result(control_ok and started >= 1 and not left, "SIGTERM of the group, SIGKILL of the wrapper: nothing survives",
        f"control survivors {control_ok}, started {started}, left {left}")
 m2 = f"1000.{tag}2"
-started, left = term_then_kill(sandbox(*SEED, "--", "/bin/sleep", m2), m2)
+started, left = term_then_kill(sandbox(*SEED, "--", "/bin/sleep", m2), m2, 1)
 result(started >= 1 and not left, "the same with the seed command line",
        f"started {started}, left {left}")
 # SIGKILL of the wrapper alone (the grader's own timeout)
 m3 = f"1000.{tag}3"
 g = subprocess.Popen(sandbox("--", "/bin/sh", "-c", f"/bin/sleep {m3} & /bin/sleep {m3}"),
                      stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-for _ in range(100):
-    if len(alive(m3)) >= 2:
-        break
-    time.sleep(0.02)
-started = len(alive(m3))
+wait_for(lambda: len(sleeping(m3)) >= 2)
+started = len(sleeping(m3))
 g.kill()
 g.wait()
-time.sleep(0.5)
+wait_for(lambda: not alive(m3))
 left = alive(m3)
 for pid in left:
     os.kill(pid, signal.SIGKILL)
@@ -285,7 +302,7 @@ def threaded_pair(extra):
             "    [t.start() for t in ts]\n"
             "finally:\n"
             "    open(d + '/' + me, 'w').close()\n"
-            "    deadline = time.time() + 5\n"
+            "    deadline = time.time() + 30\n"
             "    while not os.path.exists(d + '/' + other) and time.time() < deadline: time.sleep(0.01)\n"
             "    ev.set()\n")
     prog = write("threads.py", code)
@@ -293,6 +310,8 @@ def threaded_pair(extra):
     a = subprocess.Popen(sandbox(*flags, PY, prog, sync, "a", "b"), stdout=subprocess.DEVNULL,
                          stderr=subprocess.DEVNULL)
     b = subprocess.run(sandbox(*flags, PY, prog, sync, "b", "a"), capture_output=True, timeout=60)
+    # (B's last words: what a status alone does not say)
+    threaded_pair.said = b.stderr.decode(errors="replace")[-200:]
     return b.returncode, a.wait(timeout=60)
 
 
@@ -302,13 +321,83 @@ if ROOT and layers.get("userns") is False and HOST not in ("full",):
     if report(os.path.join(WORK, "u.json")).get("layers", {}).get("userns"):
         result(None, "uid pool: concurrent threaded runs", "runs get a user namespace of their own here")
     else:
+        # where the seccomp listener counts each run's tasks (rlimits.c),
+        # every run has its own count with or without the pool; only the
+        # last resort (no listener) shares the uid's, and says so
+        shared = "nproc (" in (report(os.path.join(WORK, "u.json")).get("missing") or "")
         control = threaded_pair([])
         pooled = threaded_pair(["--uid-pool", "61000-61099"])
-        result(control != (0, 0) and pooled == (0, 0),
-               "uid pool: concurrent threaded runs each get --nproc",
-               f"without the pool (b, a) = {control} (a failure expected), with it {pooled}")
+        if shared:
+            result(control != (0, 0) and pooled == (0, 0),
+                   "uid pool: concurrent threaded runs each get --nproc",
+                   f"without the pool (b, a) = {control} (a failure expected), with it {pooled}"
+                   f" (b said {threaded_pair.said!r})")
+        else:
+            result(control == (0, 0) and pooled == (0, 0),
+                   "concurrent threaded runs each get --nproc (counted by the supervisor), "
+                   "with or without the uid pool",
+                   f"without the pool (b, a) = {control}, with it {pooled}")
 else:
     result(None, "uid pool: concurrent threaded runs", "not root, or runs have a user namespace of their own")
+
+# A grandchild that left the process group (setsid, where no filter refuses
+# it) and keeps writing: the run's end kills every descendant the
+# supervisor can find, also without a pid namespace.  Evidence: the file
+# stops growing once sandlock has returned.  Control: bare, it goes on.
+ESCAPE = """import os, sys, time
+f = sys.argv[1]
+if os.fork() == 0:
+    try:
+        os.setsid()
+    except OSError:
+        pass
+    if os.fork() == 0:
+        open(f + ".pid", "w").write(str(os.getpid()))
+        end = time.time() + 15
+        while time.time() < end:
+            with open(f, "a") as out:
+                out.write("x")
+            time.sleep(0.02)
+        os._exit(0)
+    os._exit(0)
+time.sleep(0.3)
+"""
+ESCDIR = os.path.join(WORK, "esc")
+os.mkdir(ESCDIR)
+os.chmod(ESCDIR, 0o1777)
+
+
+def grows(flags):
+    """did a writer outlive the run? (None: it never started)"""
+    f = os.path.join(ESCDIR, "out-%d" % len(os.listdir(ESCDIR)))
+    cmd = [PY, "-c", ESCAPE, f]
+    subprocess.run(sandbox(*flags, "--", *cmd) if flags is not None else cmd,
+                   stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL, timeout=30)
+    time.sleep(0.3)
+    a = os.path.getsize(f) if os.path.exists(f) else None
+    time.sleep(0.5)
+    b = os.path.getsize(f) if os.path.exists(f) else None
+    try:
+        os.kill(int(open(f + ".pid").read()), signal.SIGKILL)
+    except (OSError, ValueError):
+        pass
+    return None if a is None else b > a
+
+
+control = grows(None)
+for name, flags in (("forking run", ["--nproc", "20", "--timeout", "10"]),
+                    ("--no-fork", ["--no-fork", "--timeout", "10"])):
+    g = grows(flags)
+    if not control:
+        result(False, "a setsid'd grandchild does not outlive the run (%s)" % name,
+               "control: bare, the writer did not go on")
+    elif g is None:
+        result(None, "a setsid'd grandchild does not outlive the run (%s)" % name,
+               "no process could be made here")
+    else:
+        result(not g, "a setsid'd grandchild does not outlive the run (%s)" % name,
+               "the file kept growing after sandlock returned")
 
 subprocess.run(["rm", "-rf", WORK])
 status = result.finish("contract")

@@ -120,6 +120,8 @@ declare -A EXPECT=(
 		pidfd_open=OK landlock=OK filter_listener=OK pdeathsig=OK setns=EPERM mount=EPERM kcmp=EPERM
 		personality_linux=BASE personality_rix=EPERM userfaultfd=EPERM futex_waitv=BASE
 		cachestat=ENOSYS mseal=ENOSYS socket_packet=BASE x32_unshare_user=EPERM i386_unshare_user=EPERM"
+	[docker-capdrop]="unshare_user=EPERM clone_newuser=EPERM clone3=ENOSYS landlock=OK filter_listener=OK
+		setns=EPERM mount=EPERM kcmp=EPERM"
 	[podman]="unshare_user=OK clone_newuser_newpid=OK userns_mount=OK close_range=OK landlock=OK
 		filter_listener=OK pdeathsig=OK personality_rix=ENOSYS userfaultfd=EPERM kcmp=EPERM"
 	[old-docker]="unshare_files=EPERM clone_newuser=EPERM clone3=ENOSYS close_range=EPERM pidfd_open=EPERM
@@ -133,7 +135,7 @@ declare -A EXPECT=(
 	[no-landlock]="landlock=ENOSYS landlock_add_rule=ENOSYS landlock_restrict_self=ENOSYS filter_listener=OK"
 	[old-kernel]="landlock=ENOSYS close_range=ENOSYS pidfd_open=ENOSYS pidfd_getfd=ENOSYS clone_pidfd=EINVAL
 		clone3=ENOSYS filter=OK filter_listener=EINVAL notif_sizes=EINVAL epoll_pwait2=ENOSYS
-		mseal=ENOSYS openat2=BASE faccessat2=BASE"
+		mseal=ENOSYS openat2=ENOSYS faccessat2=BASE"
 	[lambda]="filter=EPERM filter_listener=EPERM notif_sizes=EPERM no_new_privs=EPERM unshare_user=EPERM
 		clone_newuser=EPERM unshare_files=OK setns=EPERM mount=EPERM landlock=ENOSYS ptrace_traceme=EPERM
 		process_vm_readv=EPERM pdeathsig=EPERM x32_ptrace_traceme=EPERM i386_ptrace_traceme=EPERM"
@@ -142,9 +144,10 @@ declare -A EXPECT=(
 declare -A ROOT_EXPECT=(
 	[docker]="socket_packet=OK" [podman]="socket_packet=EPERM" [lambda]="socket_packet=EPERM"
 	[userns-refused]="unshare_ns=EPERM unshare_time=EPERM"
+	[docker-capdrop]="socket_packet=EPERM"
 )
 # capability sets as root (hex CapEff = CapPrm = CapBnd), for the hosts that set them
-declare -A CAPS=([docker]=a80425fb [old-docker]=a80425fb [podman]=800405fb [lambda]=fb)
+declare -A CAPS=([docker-capdrop]=0 [docker]=a80425fb [old-docker]=a80425fb [podman]=800405fb [lambda]=fb)
 
 # probe HOST: every answer under hostsim HOST, "NAME ANSWER" lines
 probe() {
@@ -173,7 +176,7 @@ declare -A BASE
 while read -r name got; do BASE[$name]=$got; done < <(probe full)
 [ "${BASE[env]:-}" = full ] || fail "full: SANDLOCK_HOSTSIM is '${BASE[env]:-}'"
 HOSTS=("$@")
-[ ${#HOSTS[@]} = 0 ] && HOSTS=(docker podman old-docker userns-refused userns-nocaps no-pdeathsig
+[ ${#HOSTS[@]} = 0 ] && HOSTS=(docker docker-capdrop podman old-docker userns-refused userns-nocaps no-pdeathsig
 	no-landlock old-kernel lambda)
 for h in "${HOSTS[@]}"; do
 	if [ -z "${EXPECT[$h]+x}" ]; then
@@ -210,7 +213,7 @@ for h in "${HOSTS[@]}"; do
 	# no_new_privs: set by hostsim only without CAP_SYS_ADMIN (root keeps
 	# Docker's behaviour: not set)
 	want=1
-	$ROOT && want=0
+	$ROOT && [ "$h" != docker-capdrop ] && want=0 # (docker-capdrop: no-new-privileges)
 	if [ "${GOT[NoNewPrivs]:-}" = $want ]; then pass "$h: NoNewPrivs $want"
 	else fail "$h: NoNewPrivs ${GOT[NoNewPrivs]:-none}, want $want"; fi
 	if $ROOT && [ -n "${CAPS[$h]:-}" ]; then
@@ -247,6 +250,17 @@ else
 		pass "docker: all $(wc -l <"$WORK/sim") answers (calls, status fields) as in a real default container"
 	else
 		fail "docker: differs from a real default container (< real, > hostsim): $(echo "$diff" | grep '^[<>]' | tr '\n' ' ' | head -c 600)"
+	fi
+	# the hardened one: --cap-drop ALL --security-opt no-new-privileges
+	if [[ " ${HOSTS[*]} " == *" docker-capdrop "* ]]; then
+		"$SIM" docker-capdrop -- "$SYSPROBE" "${CALLS[@]}" status >"$WORK/sim" 2>&1
+		timeout 30 docker run --rm --network none --cap-drop ALL --security-opt no-new-privileges \
+			-v "$WORK:/w:ro" "$IMAGE" /w/sysprobe "${CALLS[@]}" status >"$WORK/real" 2>&1
+		if diff=$(diff "$WORK/real" "$WORK/sim"); then
+			pass "docker-capdrop: all $(wc -l <"$WORK/sim") answers as in a real container with --cap-drop ALL and no-new-privileges"
+		else
+			fail "docker-capdrop: differs from a real hardened container (< real, > hostsim): $(echo "$diff" | grep '^[<>]' | tr '\n' ' ' | head -c 600)"
+		fi
 	fi
 fi
 echo "hosts-selftest: $P passed, $F failed, $S skipped"

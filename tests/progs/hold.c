@@ -1,13 +1,16 @@
 /*
  * Hold memory of one kind, touching every page, for the verdict matrix
- * (tests/verdicts.py):  hold KIND MB
+ * (tests/verdicts.py):  hold KIND MB [until-killed]
  *   heap, stack, threads (4 threads, a quarter each), fork (4 processes, a
  *   quarter each), shared_anon, shared_exec, devzero, memfd, sysv, posix
  *   (shm_open, mapped), devshm_file (a file in /dev/shm, not mapped),
  *   tmp_file (a file in /tmp, not mapped)
  * and   hold spin N: N threads that spin until killed (CPU, not memory)
- * Prints "held KIND MB" once it all is held, keeps it for 0.2 s, exits 0;
- * "failed: why" and 1 if the kernel refused.
+ * Prints "held KIND MB" once it all is held, keeps it for 0.2 s (fork: its
+ * four processes together for 0.5 s), exits 0; "failed: why" and 1 if the
+ * kernel refused.  until-killed: keeps it until killed, so that a limit
+ * the supervisor's samples enforce is reached however late the sample
+ * comes (a run under the tiers' load once missed a 0.5 s hold).
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -24,6 +27,16 @@
 #include <unistd.h>
 
 static size_t bytes;
+static bool forever;
+
+/* what is held, kept: until killed, or for a while */
+static void keep(useconds_t us)
+{
+	if (forever)
+		for (;;)
+			pause();
+	usleep(us);
+}
 
 static int fail(const char *why)
 {
@@ -88,11 +101,12 @@ static void *thread_heap(void *a)
 
 int main(int argc, char **argv)
 {
-	if (argc != 3)
+	if (argc != 3 && !(argc == 4 && !strcmp(argv[3], "until-killed")))
 		return 2;
+	forever = argc == 4;
 	const char *kind = argv[1];
 	bytes = (size_t)atol(argv[2]) << 20;
-	int r = 0;
+	int r = 0, release = -1;
 	if (!strcmp(kind, "spin")) {
 		pthread_t t;
 		for (long i = 1; i < atol(argv[2]); i++)
@@ -119,9 +133,10 @@ int main(int argc, char **argv)
 		}
 	} else if (!strcmp(kind, "fork")) {
 		/* "held" only once all four say they hold theirs: on a slow
-		 * machine a fixed wait would print it before they do */
-		int ready[2];
-		if (pipe(ready) != 0)
+		 * machine a fixed wait would print it before they do; they
+		 * keep it until we let them go (the end of the gate pipe) */
+		int ready[2], gate[2];
+		if (pipe(ready) != 0 || pipe(gate) != 0)
 			return fail("pipe");
 		for (int i = 0; i < 4; i++) {
 			pid_t pid = fork();
@@ -134,11 +149,16 @@ int main(int argc, char **argv)
 				touch(p, bytes / 4);
 				if (write(ready[1], "x", 1) != 1)
 					_exit(1);
-				usleep(500000);
+				close(gate[1]);
+				char c;
+				while (read(gate[0], &c, 1) < 0)
+					;
 				_exit(0);
 			}
 		}
 		close(ready[1]);
+		close(gate[0]);
+		release = gate[1];
 		char got[4];
 		size_t n = 0;
 		while (n < sizeof(got)) {
@@ -185,7 +205,7 @@ int main(int argc, char **argv)
 		if (!r) {
 			printf("held %s %s\n", kind, argv[2]);
 			fflush(stdout);
-			usleep(200000);
+			keep(200000);
 		}
 		unlink(path);
 		return r;
@@ -196,7 +216,9 @@ int main(int argc, char **argv)
 		return r;
 	printf("held %s %s\n", kind, argv[2]);
 	fflush(stdout);
-	usleep(200000);
+	keep(release >= 0 ? 500000 : 200000);
+	if (release >= 0)
+		close(release);
 	while (wait(NULL) > 0)
 		;
 	return 0;

@@ -6,7 +6,7 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 
 static int parse(struct sl_cli *cli, char *err, ...)
 {
@@ -208,7 +208,9 @@ static void lists_and_modes(void **state)
 	assert_string_equal(c.policy.env.v[1], "B=x=y");
 	assert_string_equal(c.policy.keep_env.v[0], "EVAL_*");
 	assert_int_equal(c.policy.rw.n, 2);
-	assert_true(c.policy.landlock);
+	/* --ro/--rw widen the default allow-list (and fail closed where there
+	 * is no Landlock); they no longer make their paths the whole list */
+	assert_false(c.policy.landlock);
 	assert_int_equal(c.policy.require, SANDLOCK_LAYER_SECCOMP | SANDLOCK_LAYER_LANDLOCK);
 	assert_int_equal(c.policy.unshare, SANDLOCK_UNSHARE_ON);
 	assert_int_equal(c.policy.violation, SANDLOCK_VIOLATION_ERRNO);

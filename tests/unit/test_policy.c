@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "lib/internal.h"
 
 static const char *find(char **env, const char *name)
 {
@@ -132,6 +132,35 @@ static void report_is_one_json_line(void **state)
 	sandlock_policy_release(&p);
 }
 
+/* jansson writes \t, DEL and U+FFFD as they are and has no integer past
+ * INT64_MAX: the report's bytes are still ours (a syscall's -1 argument
+ * is 18446744073709551615, not -1). */
+static void report_bytes_as_before(void **state)
+{
+	(void)state;
+	struct sandlock_policy p;
+	sandlock_policy_init(&p);
+	p.cpu_ms = 1250;
+	struct sandlock_result r;
+	memset(&r, 0, sizeof(r));
+	r.verdict = SANDLOCK_SYSCALL_BLOCKED;
+	snprintf(r.blocked_syscall, sizeof(r.blocked_syscall), "ptrace");
+	r.blocked_args[0] = UINT64_MAX;
+	r.blocked_args[1] = (uint64_t)-100;
+	r.blocked_args[2] = 1ull << 63;
+	r.blocked_args[3] = INT64_MAX;
+	snprintf(r.error, sizeof(r.error), "a\tb\x7f" "c\xff" "d\xc3\xa9\x1b");
+	char *buf;
+	size_t len;
+	assert_int_equal(sandlock_report_json_buf(&p, &r, &buf, &len), 0);
+	assert_non_null(strstr(buf, "\"blocked_args\":[18446744073709551615,18446744073709551516,"
+				    "9223372036854775808,9223372036854775807,0,0],"));
+	assert_non_null(strstr(buf, "\"limits\":{\"cpu_s\":1.25,"));
+	assert_non_null(strstr(buf, "\"error\":\"a\\u0009b\\u007fc\\ufffdd\xc3\xa9\\u001b\"}\n"));
+	free(buf);
+	sandlock_policy_release(&p);
+}
+
 static void validation(void **state)
 {
 	(void)state;
@@ -169,6 +198,7 @@ int main(void)
 		cmocka_unit_test(exec_paths_follow_path),
 		cmocka_unit_test(names_round_trip),
 		cmocka_unit_test(report_is_one_json_line),
+		cmocka_unit_test(report_bytes_as_before),
 		cmocka_unit_test(validation),
 		cmocka_unit_test(run_without_command_fails_closed),
 	};

@@ -1,4 +1,5 @@
 # honest: java_default
+# layers: userns,seccomp_notify (the JVM starts ~20 threads under --nproc 24: without a user namespace or the listener the count is the uid's, shared with every other run of it)
 # flags: --nproc 32 --no-network --clean-env --cpu 5 --mem 256
 # timeout: 20
 # xfail: issue 14 (the JVM does not start under --mem 256: with RLIMIT_AS at its 1 GB backstop, G1's reservations plus the 1 GB compressed class space leave no room for thread stacks: pthread_create EAGAIN, "Could not create G1ServiceThread", exit 1; same bare under prlimit --as=1G; RLIMIT_DATA 256 MB alone also fails: os::commit_memory ENOMEM, the default initial heap is 1/64 of RAM)

@@ -1,4 +1,5 @@
 # honest: java_nio_files
+# layers: userns,seccomp_notify (the JVM starts ~20 threads under --nproc 24: without a user namespace or the listener the count is the uid's, shared with every other run of it)
 # flags: --no-fork --no-network --clean-env --cpu 5 --mem 256 --nproc 24
 # variant: - | --no-fork --clean-env --cpu 5 --mem 256 --nproc 24 | network-allowed
 # evidence: a Java submission reads its input with java.nio.file.Files.readAllLines and writes CWD/answer.txt with Files.write (JVM options sized for --mem 256, see java_run.sh; --nproc 24 for its 17 threads); the runner checks the answer file

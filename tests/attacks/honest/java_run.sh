@@ -1,4 +1,5 @@
 # honest: java_run
+# layers: userns,seccomp_notify (the JVM starts ~20 threads under --nproc 24: without a user namespace or the listener the count is the uid's, shared with every other run of it)
 # flags: --no-fork --no-network --clean-env --cpu 5 --mem 256
 # xfail: by design under the seed limits (--profile java sizes the heap and threads for the JVM: tests/profiles.py; the JVM does not start under the seed limits: its default heap is sized from host RAM and committed at start (InitialHeapSize 380 MB on a 24 GB host > RLIMIT_DATA 256 MB: "failed to map ... committing reserved memory"); and it needs 17+ threads (--nproc 10 and 16: pthread_create EAGAIN); verdict memory_limit in every case)
 # variant: - | --no-fork --no-network --clean-env --cpu 5 --mem 256 --nproc 24 --env JAVA_TUNED=1 | tuned-jvm+nproc24

@@ -1,4 +1,5 @@
 # honest: java_tuned
+# layers: userns,seccomp_notify (the JVM starts ~20 threads under --nproc 24: without a user namespace or the listener the count is the uid's, shared with every other run of it)
 # flags: --nproc 32 --no-network --clean-env --cpu 5 --mem 256
 # timeout: 20
 # variant: - | --nproc 32 --clean-env --cpu 5 --mem 256 | network-allowed

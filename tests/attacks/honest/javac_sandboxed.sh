@@ -1,4 +1,5 @@
 # honest: javac_sandboxed
+# layers: userns,seccomp_notify (the JVM starts ~20 threads under --nproc 24: without a user namespace or the listener the count is the uid's, shared with every other run of it)
 # flags: --no-network --clean-env --cpu 5 --mem 256 --nproc 24
 # variant: - | --clean-env --cpu 5 --mem 256 --nproc 24 | network-allowed
 # evidence: the grader's Java compile step run sandboxed (forking profile): javac writes Main.class into the working directory, then java runs it (JVM options sized for --mem 256 as in java_run.sh, --nproc 24 for the JVM's threads); the runner checks Main.class and the output

@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# scaling.sh - start-up that does not grow with the host (issue 26), the
+# seed line against its prototype floor, a check against the recorded
+# figure, and what counting tasks through the listener costs a thread
+# (issue 25).
+#
+#   SANDLOCK=../build/sandlock ./scaling.sh      (make -C bench scaling)
+#
+# 1. Growth: blocks of BENCH_SCALE_ROUNDS paired rounds (bench/runner: the
+#    seed line, a forking run and floor_proto, interleaved), alternating a
+#    quiet host with one holding BENCH_SCALE_IDLE (2,000) idle processes
+#    (tests/idle_procs.py), BENCH_SCALE_BLOCKS pairs.  Each block gives the
+#    median of the paired ratios sandlock/floor_proto; the growth is the
+#    median over the pairs of loaded/quiet.  Goal: <= 1.10.
+# 2. Regression: the quiet ratio seed/floor_proto against
+#    results/startup-recorded.txt (written by BENCH_RECORD=1); more than
+#    10 % above it is named: "REGRESSION".
+# 3. Thread creation: bench/thread_rate under the Docker-default
+#    simulation (no user namespace of the run's own: --nproc is counted by
+#    the supervisor) with --nproc 64 against --nproc 0 (nothing counted).
+# Writes results/scaling.txt.
+set -u
+export LC_ALL=C
+BENCH_DIR=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$BENCH_DIR/.." && pwd)
+SANDLOCK=${SANDLOCK:-$ROOT/build/sandlock}
+case "$SANDLOCK" in /*) ;; *) SANDLOCK="$(cd "$BENCH_DIR" && cd "$(dirname "$SANDLOCK")" && pwd)/$(basename "$SANDLOCK")" ;; esac
+BLOCKS=${BENCH_SCALE_BLOCKS:-3}
+ROUNDS=${BENCH_SCALE_ROUNDS:-100}
+IDLE=${BENCH_SCALE_IDLE:-2000}
+THREADS=${BENCH_THREADS:-20000}
+RESULTS=${BENCH_RESULTS:-$BENCH_DIR/results}
+OUT=$RESULTS/scaling.txt
+REC=$RESULTS/startup-recorded.txt
+R=$BENCH_DIR/runner
+for p in runner floor_proto thread_rate; do
+	[ -x "$BENCH_DIR/$p" ] || make -C "$BENCH_DIR" "$p" >/dev/null || exit 2
+done
+SEED="$SANDLOCK --no-fork --no-network --clean-env --cpu 5 --mem 256 -- /bin/true"
+FORK="$SANDLOCK -- /bin/true"
+PROTO="$BENCH_DIR/floor_proto /bin/true"
+median() { sort -g | awk '{ v[NR] = $1 } END { if (!NR) print "nan"; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+# block: one runner block, prints "seed/proto fork/proto seed_ms proto_ms"
+block() {
+	"$R" -n "$ROUNDS" -w 3 seed "$SEED" fork "$FORK" proto "$PROTO" >"$TMP/block" 2>/dev/null
+	awk -F'\t' '$1 == "ratio" && $2 == "seed" && $3 == "proto" { s = $4 }
+		    $1 == "ratio" && $2 == "fork" && $3 == "proto" { f = $4 }
+		    $1 == "stat" && $2 == "seed" { sm = $5; bad += $4 }
+		    $1 == "stat" && $2 == "proto" { pm = $5; bad += $4 }
+		    END { print s, f, sm, pm, bad + 0 }' "$TMP/block"
+}
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/sandlock-scale.XXXXXX")
+HOLDER=
+cleanup() { [ -n "$HOLDER" ] && { exec 8>&-; wait "$HOLDER" 2>/dev/null; }; rm -rf "$TMP"; }
+trap cleanup EXIT
+hold() {
+	mkfifo "$TMP/hold"
+	/usr/bin/python3 "$ROOT/tests/idle_procs.py" "$IDLE" <"$TMP/hold" >"$TMP/ready" &
+	HOLDER=$!
+	exec 8>"$TMP/hold"
+	for _ in $(seq 600); do grep -q ready "$TMP/ready" 2>/dev/null && return; sleep 0.05; done
+}
+release() { exec 8>&-; wait "$HOLDER" 2>/dev/null; HOLDER=; rm -f "$TMP/hold" "$TMP/ready"; }
+
+# the record names paths inside the checkout relative to it
+relp() { sed "s|$ROOT/||g"; }
+{
+echo "# scaling.sh $(date -u '+%Y-%m-%d %H:%M:%S UTC'), $(nproc) CPUs, $(uname -r), user $(id -un), sandlock sha256 $(sha256sum "$SANDLOCK" | cut -c1-16)"
+echo "# blocks of $ROUNDS rounds, interleaved: $R -n $ROUNDS -w 3 seed '$SEED' fork '$FORK' proto '$PROTO'"
+echo "# quiet and with $IDLE idle processes (python3 tests/idle_procs.py $IDLE) alternating, $BLOCKS pairs"
+echo "# block host seed/proto fork/proto seed_ms proto_ms failed_runs"
+} | relp >"$OUT"
+GROW=() FGROW=() QSEED=() QFORK=()
+for b in $(seq "$BLOCKS"); do
+	q=$(block)
+	echo "block quiet $q" >>"$OUT"
+	hold
+	l=$(block)
+	release
+	echo "block loaded $l" >>"$OUT"
+	set -- $q; qs=$1 qf=$2
+	set -- $l; ls=$1 lf=$2
+	GROW+=("$(awk -v a="$ls" -v b="$qs" 'BEGIN { print a / b }')")
+	FGROW+=("$(awk -v a="$lf" -v b="$qf" 'BEGIN { print a / b }')")
+	QSEED+=("$qs")
+	QFORK+=("$qf")
+done
+g=$(printf '%s\n' "${GROW[@]}" | median)
+fg=$(printf '%s\n' "${FGROW[@]}" | median)
+qs=$(printf '%s\n' "${QSEED[@]}" | median)
+qf=$(printf '%s\n' "${QFORK[@]}" | median)
+{
+echo "growth seed $g (with $IDLE idle processes / quiet, each over floor_proto; goal <= 1.10)"
+echo "growth fork $fg"
+echo "quiet seed/floor_proto $qs (goal <= 1.05)"
+echo "quiet fork/floor_proto $qf"
+} | tee -a "$OUT"
+
+# the recorded figure
+if [ "${BENCH_RECORD:-0}" = 1 ] || [ ! -f "$REC" ]; then
+	{
+	echo "# recorded by scaling.sh $(date -u '+%Y-%m-%d %H:%M:%S UTC') (BENCH_RECORD=1 to record again)"
+	echo "seed_over_proto $qs"
+	echo "fork_over_proto $qf"
+	} >"$REC"
+	echo "recorded: seed/floor_proto $qs, fork/floor_proto $qf ($REC)" | relp | tee -a "$OUT"
+else
+	for k in seed fork; do
+		was=$(awk -v k="${k}_over_proto" '$1 == k { print $2 }' "$REC")
+		now=$qs; [ $k = fork ] && now=$qf
+		verdict=$(awk -v n="$now" -v w="$was" 'BEGIN { r = n / w; printf "%.3f %s", r, (r > 1.10 ? "REGRESSION" : "ok") }')
+		echo "against the recorded figure: $k/floor_proto $now, recorded $was: ${verdict% *}x, ${verdict#* }" | tee -a "$OUT"
+		case $verdict in *REGRESSION) echo "REGRESSION: $k start-up more than 10 % above the recorded figure ($REC)" | relp | tee -a "$OUT" ;; esac
+	done
+fi
+
+# thread creation with and without the supervisor's count
+SIM=$ROOT/tests/hosts/hostsim
+if "$SIM" docker -- /bin/true 2>/dev/null; then
+	T=() U=()
+	for i in 1 2 3 4 5; do
+		T+=("$("$SIM" docker -- "$SANDLOCK" --nproc 64 -- "$BENCH_DIR/thread_rate" "$THREADS" 2>/dev/null | tail -1)")
+		U+=("$("$SIM" docker -- "$SANDLOCK" --nproc 0 -- "$BENCH_DIR/thread_rate" "$THREADS" 2>/dev/null | tail -1)")
+	done
+	t=$(printf '%s\n' "${T[@]}" | median)
+	u=$(printf '%s\n' "${U[@]}" | median)
+	{
+	echo "# threads/s, create+join one at a time, 5 alternating runs each, medians: $SIM docker -- sandlock --nproc 64|0 -- thread_rate $THREADS" | relp
+	echo "threads counted (--nproc 64) $t, not counted (--nproc 0) $u: cost $(awk -v a="$t" -v b="$u" 'BEGIN { printf "%.1f %%", (1 - a / b) * 100 }') (goal <= 5 %)"
+	} | tee -a "$OUT"
+fi

@@ -1,0 +1,233 @@
+/* `sandlock interactive`: the CPU the programs use, for the idle rule (a
+ * pair is idle when no byte went either way and no program used CPU). */
+#include "interactive.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <stdlib.h>
+
+/* ---- CPU of the programs, for the idle rule ---- */
+
+struct proc_ent {
+	pid_t pid, ppid;
+	uint64_t ticks;
+	signed char root;        /* the side it descends from, -1: none (yet) */
+};
+
+static int by_pid(const void *a, const void *b)
+{
+	pid_t x = ((const struct proc_ent *)a)->pid, y = ((const struct proc_ent *)b)->pid;
+	return (x > y) - (x < y);
+}
+
+/* utime + stime + cutime + cstime and the parent of one process; false if
+ * it is gone. */
+static bool read_ent(const char *pid, pid_t *ppid_out, uint64_t *ticks)
+{
+	char path[300], buf[1024];
+	snprintf(path, sizeof(path), "/proc/%s/stat", pid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	ssize_t len = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (len <= 0)
+		return false;
+	buf[len] = 0;
+	/* after the command's name, which may hold anything */
+	char *p = strrchr(buf, ')');
+	if (!p)
+		return false;
+	char st;
+	int ppid;
+	unsigned long long f[13];
+	/* state ppid pgrp session tty tpgid flags minflt cminflt majflt
+	 * cmajflt utime stime cutime cstime */
+	if (sscanf(p + 1, " %c %d %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu",
+		   &st, &ppid, &f[0], &f[1], &f[2], &f[3], &f[4], &f[5], &f[6], &f[7], &f[8],
+		   &f[9], &f[10], &f[11], &f[12]) != 15)
+		return false;
+	*ppid_out = ppid;
+	*ticks = f[9] + f[10] + f[11] + f[12];
+	return true;
+}
+
+/* The same from the sides themselves: the children lists of every thread
+ * of every process found, so that the cost is the pair's size, not the
+ * host's.  false: the kernel keeps no children lists. */
+static bool tree_ticks_children(const struct pair *pp, bool *seen, uint64_t *sum)
+{
+	pid_t *q = NULL;
+	signed char *root = NULL;
+	size_t n = 0, cap = 0;
+	bool found[2] = { false, false }, lists = false, live = false;
+	*sum = 0;
+	for (int s = 0; s < 2; s++) {
+		if (pp->s[s].pid <= 0)
+			continue;
+		char path[64];
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)pp->s[s].pid,
+			 (int)pp->s[s].pid);
+		live |= access(path, F_OK) == 0 || errno != ENOENT;
+		if (access(path, R_OK) == 0)
+			lists = true;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 64;
+			pid_t *nq = realloc(q, cap * sizeof(*q));
+			signed char *nr = realloc(root, cap);
+			if (nq)
+				q = nq;
+			if (nr)
+				root = nr;
+			if (!nq || !nr)
+				goto out;
+		}
+		q[n] = pp->s[s].pid;
+		root[n++] = (signed char)s;
+	}
+	if (!lists && live) {
+		free(q);
+		free(root);
+		return false;
+	}
+	for (size_t i = 0; i < n; i++) {
+		char path[300], buf[4096];
+		snprintf(path, sizeof(path), "/proc/%d/task", (int)q[i]);
+		DIR *d = opendir(path);
+		if (!d)
+			continue;
+		struct dirent *de;
+		while ((de = readdir(d))) {
+			if (!isdigit((unsigned char)de->d_name[0]))
+				continue;
+			snprintf(path, sizeof(path), "/proc/%d/task/%s/children", (int)q[i], de->d_name);
+			int fd = open(path, O_RDONLY | O_CLOEXEC);
+			if (fd < 0)
+				continue;
+			ssize_t len = read(fd, buf, sizeof(buf) - 1);
+			close(fd);
+			if (len <= 0)
+				continue;
+			buf[len] = 0;
+			char *save = NULL;
+			for (char *t = strtok_r(buf, " \n", &save); t; t = strtok_r(NULL, " \n", &save)) {
+				pid_t ppid;
+				uint64_t ticks;
+				if (!read_ent(t, &ppid, &ticks))
+					continue;
+				if (n == cap) {
+					cap *= 2;
+					pid_t *nq = realloc(q, cap * sizeof(*q));
+					signed char *nr = realloc(root, cap);
+					if (nq)
+						q = nq;
+					if (nr)
+						root = nr;
+					if (!nq || !nr) {
+						closedir(d);
+						goto out;
+					}
+				}
+				q[n] = (pid_t)atoi(t);
+				root[n++] = root[i];
+				*sum += ticks;
+				found[(int)root[i]] = true;
+			}
+		}
+		closedir(d);
+	}
+out:
+	free(q);
+	free(root);
+	*seen = (found[0] || pp->s[0].done) && (found[1] || pp->s[1].done);
+	return true;
+}
+
+/* Clock ticks used by every descendant of the sides' processes (the
+ * programs, and what they started), from /proc: user and system time of
+ * each, and of its reaped children; found from the sides (above), or where
+ * the kernel keeps no children lists, among every process of the host.  *seen: a descendant of each live side
+ * was found (else the figure says nothing: /proc hidden, or a program
+ * between its end and its side's). */
+uint64_t ia_tree_ticks(const struct pair *pp, bool *seen)
+{
+	struct proc_ent *e = NULL;
+	size_t n = 0, cap = 0;
+	uint64_t sum = 0;
+	*seen = false;
+	if (tree_ticks_children(pp, seen, &sum))
+		return sum;
+	/* no children lists: the last resort reads every process there is */
+	DIR *dir = opendir("/proc");
+	if (!dir)
+		return 0;
+	struct dirent *de;
+	while ((de = readdir(dir))) {
+		if (!isdigit((unsigned char)de->d_name[0]))
+			continue;
+		char path[300], buf[1024];
+		snprintf(path, sizeof(path), "/proc/%s/stat", de->d_name);
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		ssize_t len = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (len <= 0)
+			continue;
+		buf[len] = 0;
+		/* after the command's name, which may hold anything */
+		char *p = strrchr(buf, ')');
+		if (!p)
+			continue;
+		char st;
+		int ppid;
+		unsigned long long f[13];
+		/* state ppid pgrp session tty tpgid flags minflt cminflt majflt
+		 * cmajflt utime stime cutime cstime */
+		if (sscanf(p + 1, " %c %d %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu",
+			   &st, &ppid, &f[0], &f[1], &f[2], &f[3], &f[4], &f[5], &f[6], &f[7], &f[8],
+			   &f[9], &f[10], &f[11], &f[12]) != 15)
+			continue;
+		if (n == cap) {
+			size_t nc = cap ? cap * 2 : 256;
+			void *ne = realloc(e, nc * sizeof(*e));
+			if (!ne)
+				break;
+			e = ne;
+			cap = nc;
+		}
+		e[n++] = (struct proc_ent){ (pid_t)atoi(de->d_name), ppid,
+					    f[9] + f[10] + f[11] + f[12], -1 };
+	}
+	closedir(dir);
+	if (n)
+		qsort(e, n, sizeof(*e), by_pid);
+	/* a pass per generation: the trees are a few levels deep */
+	bool found[2] = { false, false };
+	for (bool changed = true; changed;) {
+		changed = false;
+		for (size_t i = 0; i < n; i++) {
+			if (e[i].root >= 0)
+				continue;
+			int root = -1;
+			for (int s = 0; s < 2; s++)
+				if (pp->s[s].pid > 0 && e[i].ppid == pp->s[s].pid)
+					root = s;
+			if (root < 0) {
+				struct proc_ent key = { .pid = e[i].ppid };
+				const struct proc_ent *par = bsearch(&key, e, n, sizeof(*e), by_pid);
+				if (par)
+					root = par->root;
+			}
+			if (root >= 0) {
+				e[i].root = (signed char)root;
+				changed = true;
+				sum += e[i].ticks;
+				found[root] = true;
+			}
+		}
+	}
+	free(e);
+	*seen = (found[0] || pp->s[0].done) && (found[1] || pp->s[1].done);
+	return sum;
+}

@@ -1,0 +1,648 @@
+/*
+ * Whole-run accounting: the CPU and the memory of every process and thread
+ * of the run together, against --cpu and --mem, where the rlimits only see
+ * one process at a time.
+ *
+ * One interface, for the supervisor's loop: start, sample when the interval
+ * says so, finish; two sources behind it.  Where the run has a cgroup of
+ * its own (cgroup.c: "accounting": "cgroup", or "cgroup_cpu" where only
+ * its CPU is ours to read), the kernel's figures: cpu.stat counts every
+ * process that was ever in it, memory.max holds the run to --mem and
+ * memory.events says when it did.  Otherwise, and for what the cgroup
+ * does not hold, samples from /proc without any privilege ("accounting":
+ * "supervisor"):
+ *
+ *  - the run is the session of its first process (the filter refuses
+ *    setsid and setpgid, so nothing leaves it);  its processes are found by
+ *    walking the children lists from that process, and from our own (we
+ *    are the subreaper of the run's orphans), or, where the kernel has no
+ *    children lists, by reading the session of every process in /proc;
+ *  - CPU: each live process's own clock (every thread, nanoseconds) plus
+ *    what its reaped children used (cutime, cstime).  A process reaped
+ *    inside the run moves its time into its parent's, so the sum only grows
+ *    by what was used; the highest sum seen is the run's;
+ *  - memory: what the processes hold at once, private and shared
+ *    (RssAnon + RssShmem of each: counters the kernel keeps, cheap to
+ *    read).  A shared page counts once per process that maps it, so past
+ *    the limit the sum is taken again by proportional share (smaps_rollup,
+ *    which walks page tables: only then), and that one decides.
+ *
+ *  - files in the run's own tmpfs (its /tmp and /dev/shm, and with --disk
+ *    its scratch directory): RAM too, from statfs;
+ *  - a write past --fsize with SIGXFSZ blocked: the signal stays pending,
+ *    and the run is stopped as file_size_limit (the filter keeps the
+ *    program from ignoring or catching it).
+ *
+ * What a sample cannot see it cannot stop in time: CPU used between two
+ * samples (the interval shrinks as the limit comes near), memory held for
+ * less than an interval, and the CPU of a process the kernel reaped itself
+ * (its parent ignored SIGCHLD: nobody's rusage gets it); the cgroup sees
+ * the last.  The per-process rlimits stay as backstops.
+ */
+#include "internal.h"
+
+#include <dirent.h>
+#include <linux/magic.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <time.h>
+#include <unistd.h>
+
+#define SL_ACCT_MAX_PROCS 4096
+#define SL_ACCT_STEP_MIN 10000 /* us */
+#define SL_ACCT_STEP_MAX 50000
+
+static uint64_t now_us(clockid_t c)
+{
+	struct timespec ts;
+	if (clock_gettime(c, &ts) != 0)
+		return 0;
+	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000;
+}
+
+static ssize_t read_small(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	ssize_t n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = 0;
+	return n;
+}
+
+/* The fields of /proc/PID/stat after the command name. */
+struct pstat {
+	pid_t session;
+	long threads;
+	uint64_t own_ticks, child_ticks;
+};
+
+static bool read_stat(pid_t pid, struct pstat *s)
+{
+	char path[64], buf[1024];
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if (read_small(path, buf, sizeof(buf)) <= 0)
+		return false;
+	/* the name may hold spaces and parentheses: the last ')' ends it */
+	char *p = strrchr(buf, ')');
+	if (!p)
+		return false;
+	unsigned long long f[20];
+	int field = 3; /* the state is field 3 */
+	int got = 0;
+	char *save = NULL;
+	for (char *tok = strtok_r(p + 2, " ", &save); tok && field <= 20;
+	     tok = strtok_r(NULL, " ", &save), field++)
+		if (field >= 4)
+			f[got++] = strtoull(tok, NULL, 10);
+	if (got < 17)
+		return false;
+	/* f[k] is field k + 4 */
+	s->session = (pid_t)f[6 - 4];
+	s->own_ticks = f[14 - 4] + f[15 - 4];
+	s->child_ticks = f[16 - 4] + f[17 - 4];
+	s->threads = (long)f[20 - 4];
+	return true;
+}
+
+static uint64_t status_kb(const char *buf, const char *key)
+{
+	const char *p = strstr(buf, key);
+	return p ? strtoull(p + strlen(key), NULL, 10) : 0;
+}
+
+/* Is sig pending (in the mask after key, in hexadecimal)? */
+static bool status_pending(const char *buf, const char *key, int sig)
+{
+	const char *p = strstr(buf, key);
+	return p && (strtoull(p + strlen(key), NULL, 16) >> (sig - 1)) & 1;
+}
+
+/* RssAnon + RssShmem of one process, in kB.  *xfsz: SIGXFSZ is pending in
+ * it, unseen because blocked (the kernel sent it for a write past
+ * --fsize: the write failed with EFBIG and the program went on). */
+static uint64_t resident_kb(pid_t pid, bool *xfsz)
+{
+	char path[64], buf[2048];
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	if (read_small(path, buf, sizeof(buf)) <= 0)
+		return 0;
+	if (status_pending(buf, "\nSigPnd:", SIGXFSZ) || status_pending(buf, "\nShdPnd:", SIGXFSZ))
+		*xfsz = true;
+	return status_kb(buf, "\nRssAnon:") + status_kb(buf, "\nRssShmem:");
+}
+
+/* Its proportional share of the same, or resident_kb where the kernel
+ * keeps no split (before 5.9) or will not show it to us. */
+static uint64_t share_kb(pid_t pid)
+{
+	char path[64], buf[2048];
+	snprintf(path, sizeof(path), "/proc/%d/smaps_rollup", (int)pid);
+	if (read_small(path, buf, sizeof(buf)) <= 0 || !strstr(buf, "\nPss_Anon:"))
+		return resident_kb(pid, &(bool){ false });
+	return status_kb(buf, "\nPss_Anon:") + status_kb(buf, "\nPss_Shmem:");
+}
+
+/* What the files in the run's own tmpfs take (they are RAM), in kB: seen
+ * through the root of one of its processes (an unprivileged supervisor may
+ * not look through the init's, which is not dumpable: the program's then).
+ * Once the run's own mount is there (another device than ours) it is held
+ * open, so that what is left in it is still seen when the run is over. */
+static uint64_t used_kb(const struct statfs *st)
+{
+	if (st->f_blocks < st->f_bfree)
+		return 0;
+	return (uint64_t)(st->f_blocks - st->f_bfree) * (uint64_t)st->f_bsize / 1024;
+}
+
+static uint64_t tmpfs_kb(struct sl_acct *a, const pid_t *pids, int n)
+{
+	if (!a->tmpfs_dir)
+		return 0;
+	struct statfs st;
+	if (a->tmpfs_fd >= 0)
+		return fstatfs(a->tmpfs_fd, &st) == 0 ? used_kb(&st) : 0;
+	for (int i = -1; i < n; i++) {
+		pid_t pid = i < 0 ? a->tmpfs_pid : pids[i];
+		char path[64];
+		snprintf(path, sizeof(path), "/proc/%d/root/%s", (int)pid, a->tmpfs_dir);
+		int fd = pid > 0 ? open(path, O_PATH | O_DIRECTORY | O_CLOEXEC) : -1;
+		struct stat sb;
+		if (fd < 0)
+			continue;
+		if (fstatfs(fd, &st) == 0 && fstat(fd, &sb) == 0) {
+			a->tmpfs_pid = pid;
+			if (sb.st_dev != a->host_tmpfs_dev && st.f_type == TMPFS_MAGIC) {
+				a->tmpfs_fd = fd; /* the run's own, mounted */
+				return used_kb(&st);
+			}
+			close(fd);
+			return 0; /* not mounted yet: ours */
+		}
+		close(fd);
+	}
+	return 0;
+}
+
+/* What the run holds in a shared /dev/shm (shm.c), where that could
+ * decide: only when all the tmpfs holds (a page per file at least), with
+ * the run's other memory (other_kb), passes --mem or the run's share is
+ * /dev/shm walked for the run's own files. */
+static uint64_t shared_shm_kb(struct sl_acct *a, uint64_t other_kb, const pid_t *pids, int n)
+{
+	struct statfs st;
+	if (a->shm_dir < 0 || fstatfs(a->shm_dir, &st) != 0)
+		return 0;
+	uint64_t all = used_kb(&st);
+	if (st.f_files > st.f_ffree)
+		all += (uint64_t)(st.f_files - st.f_ffree) * 4;
+	/* samples come faster while the tmpfs fills (see the step below) */
+	a->shm_near = all * 2 >= a->shm_share_kb;
+	if (all <= a->shm_share_kb && (!a->mem_limit_kb || other_kb + all <= a->mem_limit_kb))
+		return a->shm_kb = 0;
+	uint64_t named = 0;
+	a->shm_kb = sl_shm_sweep(a->shm_dir, a->shm_uid, false, NULL, &named);
+	/* and what its processes unlinked and still hold; a run that hides
+	 * them from us is charged with all the tmpfs holds unnamed */
+	bool hidden = false;
+	uint64_t unnamed = sl_shm_unlinked_kb(a->shm_dev, a->shm_uid, pids, n, &hidden);
+	uint64_t used = used_kb(&st);
+	if (hidden && used > named && used - named > unnamed)
+		unnamed = used - named;
+	a->shm_kb += unnamed;
+	if (a->shm_kb > a->shm_share_kb)
+		a->over_mem = true;
+	return a->shm_kb;
+}
+
+/* The process's own CPU clock (all its threads), or its ticks. */
+static uint64_t proc_cpu_us(pid_t pid, const struct pstat *s, long hz)
+{
+	clockid_t c = (clockid_t)((~(unsigned)pid << 3) | 2); /* CPUCLOCK_SCHED */
+	uint64_t us = now_us(c);
+	if (!us)
+		us = s->own_ticks * 1000000u / (uint64_t)hz;
+	return us + s->child_ticks * 1000000u / (uint64_t)hz;
+}
+
+struct sl_acct_walk {
+	pid_t pid[SL_ACCT_MAX_PROCS]; /* the run's processes found, in order */
+	long threads[SL_ACCT_MAX_PROCS];
+	int n;
+	uint64_t cpu_us, mem_kb;
+	bool xfsz;
+};
+
+/* A pid namespace's init is ours (a copy of the supervisor that reaps):
+ * what it holds is the sandbox's footprint, not the run's. */
+static bool holds_for_run(const struct sl_acct *a, pid_t pid)
+{
+	return !(a->in_pidns && pid == a->session);
+}
+
+/* Add pid if it is the run's and new; it is then walked in its turn. */
+static void add(struct sl_acct *a, pid_t pid)
+{
+	struct sl_acct_walk *w = a->walk;
+	struct pstat s;
+	if (pid <= 0 || w->n >= SL_ACCT_MAX_PROCS)
+		return;
+	for (int i = 0; i < w->n; i++)
+		if (w->pid[i] == pid)
+			return;
+	if (!read_stat(pid, &s) || s.session != a->session)
+		return;
+	w->pid[w->n] = pid;
+	w->threads[w->n++] = s.threads;
+	w->cpu_us += proc_cpu_us(pid, &s, a->hz);
+	if (holds_for_run(a, pid))
+		w->mem_kb += resident_kb(pid, &w->xfsz);
+}
+
+static void add_list(struct sl_acct *a, char *buf)
+{
+	char *save = NULL;
+	for (char *t = strtok_r(buf, " \n", &save); t; t = strtok_r(NULL, " \n", &save))
+		add(a, (pid_t)atoi(t));
+}
+
+/* Every child of every thread of pid. */
+static void add_children(struct sl_acct *a, pid_t pid, long threads)
+{
+	char path[320], buf[4096];
+	if (threads <= 1) {
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)pid, (int)pid);
+		if (read_small(path, buf, sizeof(buf)) > 0)
+			add_list(a, buf);
+		return;
+	}
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	DIR *d = opendir(path);
+	if (!d)
+		return;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] < '0' || e->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%s/children", (int)pid, e->d_name);
+		if (read_small(path, buf, sizeof(buf)) > 0)
+			add_list(a, buf);
+	}
+	closedir(d);
+}
+
+static void walk_run(struct sl_acct *a)
+{
+	struct sl_acct_walk *w = a->walk;
+	w->n = 0;
+	w->cpu_us = w->mem_kb = 0;
+	w->xfsz = false;
+	if (!a->children_lists) {
+		/* the session of every process there is */
+		DIR *d = opendir("/proc");
+		struct dirent *e;
+		while (d && (e = readdir(d)))
+			if (e->d_name[0] >= '1' && e->d_name[0] <= '9')
+				add(a, (pid_t)atoi(e->d_name));
+		if (d)
+			closedir(d);
+		return;
+	}
+	add(a, a->session);
+	/* orphans of the run, which came back to us as their subreaper (in a
+	 * pid namespace they go to its init, the run's first process) */
+	struct pstat self;
+	pid_t me = getpid();
+	if (!a->in_pidns && read_stat(me, &self))
+		add_children(a, me, self.threads);
+	for (int i = 0; i < w->n; i++) /* w->n grows as children are found */
+		add_children(a, w->pid[i], w->threads[i]);
+}
+
+/* The first sample: the run is visible in /proc, or nothing is counted. */
+static bool probe(struct sl_acct *a)
+{
+	char path[64];
+	struct pstat s;
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)a->session, (int)a->session);
+	a->children_lists = access(path, R_OK) == 0;
+	if (!read_stat(a->session, &s) || s.session != a->session ||
+	    !(a->walk = malloc(sizeof(*a->walk)))) {
+		/* the run's cgroup still counts what it can */
+		a->need_walk = false;
+		a->active = a->cg != NULL;
+		return false;
+	}
+	a->probed = true;
+	return true;
+}
+
+void sl_acct_start(struct sl_acct *a, const struct sandlock_policy *p, pid_t session,
+		   bool in_pidns, bool private_tmpfs, struct sl_cgroup *cg, bool cg_alone)
+{
+	memset(a, 0, sizeof(*a));
+	a->cg = cg && cg->joined ? cg : NULL;
+	a->cg_alone = a->cg && cg_alone;
+	/* the run's /tmp, which holds its /dev/shm too (namespaces.c), seen
+	 * through its first process's root */
+	struct stat st;
+	a->tmpfs_fd = -1;
+	a->shm_dir = -1;
+	if (private_tmpfs) {
+		a->tmpfs_dir = stat("/tmp", &st) == 0 ? "tmp" : "dev/shm";
+		if (a->tmpfs_dir[0] == 'd' && stat("/dev/shm", &st) != 0)
+			a->tmpfs_dir = NULL;
+		else
+			a->host_tmpfs_dev = st.st_dev;
+	}
+	a->tmpfs_pid = session;
+	a->session = session;
+	a->in_pidns = in_pidns;
+	a->cpu_limit_us = p->cpu_ms * 1000;
+	a->mem_limit_kb = p->mem_mb * 1024;
+	a->fsize_limit = p->fsize_mb || p->fsize_bytes;
+	a->hz = sysconf(_SC_CLK_TCK);
+	if (a->hz <= 0)
+		a->hz = 100;
+	/* the CPUs online (a file of /sys) at the first sample: most runs
+	 * end before it */
+	a->ncpu = 0;
+	/* what /proc offers is probed at the first sample: most runs of a
+	 * judge end before it, and pay nothing */
+	a->active = a->cpu_limit_us || a->mem_limit_kb;
+	/* /proc is still read for what the cgroup does not hold: memory where
+	 * its controller is not ours, a pending SIGXFSZ, and everything when
+	 * the program could move itself out (it runs as our uid) */
+	a->need_walk = !a->cg_alone || a->fsize_limit ||
+		       (a->mem_limit_kb && !a->cg->memory);
+	a->self_start_us = now_us(CLOCK_THREAD_CPUTIME_ID);
+	a->step_us = SL_ACCT_STEP_MIN;
+	a->next_us = now_us(CLOCK_MONOTONIC) + a->step_us;
+}
+
+int sl_acct_timeout_ms(const struct sl_acct *a)
+{
+	if (!a->active)
+		return -1;
+	uint64_t now = now_us(CLOCK_MONOTONIC);
+	return now >= a->next_us ? 0 : (int)((a->next_us - now + 999) / 1000);
+}
+
+bool sl_acct_sample(struct sl_acct *a, bool force)
+{
+	if (!a->active)
+		return false;
+	uint64_t now = now_us(CLOCK_MONOTONIC);
+	if (!force && now < a->next_us)
+		return false;
+	uint64_t cpu = 0, mem = 0, files_kb = 0;
+	bool walked = false;
+	if (a->need_walk && (a->walk || probe(a))) {
+		struct sl_acct_walk *w = a->walk;
+		walk_run(a);
+		files_kb = tmpfs_kb(a, w->pid, w->n);
+		files_kb += shared_shm_kb(a, w->mem_kb + files_kb, w->pid, w->n);
+		cpu = w->cpu_us;
+		mem = w->mem_kb + files_kb;
+		walked = true;
+		if (a->fsize_limit && w->xfsz)
+			a->over_fsize = true;
+	} else if (a->shm_dir >= 0 && a->cg) {
+		/* the cgroup holds the run's memory (tmpfs pages are charged
+		 * to who wrote them), not its share of a shared /dev/shm */
+		shared_shm_kb(a, 0, NULL, 0);
+	} else if (!a->cg) {
+		return false;
+	}
+	if (walked && a->mem_limit_kb && mem > a->mem_limit_kb) {
+		/* shared pages were counted once per process: share them out */
+		struct sl_acct_walk *w = a->walk;
+		mem = files_kb;
+		for (int i = 0; i < w->n; i++)
+			if (holds_for_run(a, w->pid[i]))
+				mem += share_kb(w->pid[i]);
+	}
+	/* what the samples saw decides, unless the cgroup holds it all */
+	if (walked && a->mem_limit_kb && mem > a->mem_limit_kb)
+		a->over_mem = true;
+	if (a->cg) {
+		/* every process that was ever in it, reaped by anyone or not */
+		uint64_t c = sl_cgroup_cpu_us(a->cg);
+		if (c > cpu)
+			cpu = c;
+		if (a->cg->memory) {
+			/* the kernel holds it to memory.max: an OOM kill says */
+			uint64_t m = sl_cgroup_mem_kb(a->cg);
+			if (m > mem)
+				mem = m;
+			if (a->cg->oom)
+				a->over_mem = true;
+		}
+	}
+	a->samples++;
+	cpu += a->charged_us;
+	if (cpu > a->cpu_us)
+		a->cpu_us = cpu;
+	if (mem > a->peak_kb)
+		a->peak_kb = mem;
+	if (a->cpu_limit_us && a->cpu_us >= a->cpu_limit_us)
+		a->over_cpu = true;
+	/* The next sample: the interval grows while the run holds less than
+	 * half its memory limit, and a shared /dev/shm it may write is less
+	 * than half full of its share (from 10 to 50 ms: what it costs us is
+	 * measured in supervisor_cpu_ms), and is never longer than half the
+	 * time the run needs to reach its CPU limit on every CPU at once. */
+	bool far = (!a->mem_limit_kb || mem * 2 < a->mem_limit_kb) && !a->shm_near;
+	a->step_us = far ? a->step_us + a->step_us / 2 : SL_ACCT_STEP_MIN;
+	if (a->step_us > SL_ACCT_STEP_MAX)
+		a->step_us = SL_ACCT_STEP_MAX;
+	uint64_t step = a->step_us;
+	if (a->cpu_limit_us && a->cpu_us < a->cpu_limit_us) {
+		if (a->ncpu <= 0 && (a->ncpu = sysconf(_SC_NPROCESSORS_ONLN)) <= 0)
+			a->ncpu = 1;
+		uint64_t left = (a->cpu_limit_us - a->cpu_us) / (uint64_t)a->ncpu / 2;
+		if (left < step)
+			step = left < 1000 ? 1000 : left;
+	}
+	a->next_us = now + step;
+	return a->over_cpu || a->over_mem || a->over_fsize;
+}
+
+void sl_acct_tmpfs(struct sl_acct *a, int fd)
+{
+	if (fd < 0)
+		return;
+	struct statfs st;
+	if (a->tmpfs_fd < 0 && a->tmpfs_dir && fstatfs(fd, &st) == 0 && st.f_type == TMPFS_MAGIC) {
+		a->tmpfs_fd = fd;
+		return;
+	}
+	close(fd);
+}
+
+void sl_acct_shm(struct sl_acct *a, int dir, uid_t uid, const struct timespec *since)
+{
+	if (dir < 0)
+		return;
+	a->shm_dir = dir;
+	a->shm_uid = uid;
+	a->shm_since = *since;
+	a->shm_share_kb = sl_shm_share_kb(dir);
+	struct stat st;
+	a->shm_dev = fstat(dir, &st) == 0 ? st.st_dev : 0;
+	a->active = true;
+}
+
+void sl_acct_charge(struct sl_acct *a, uint64_t total_us)
+{
+	a->charged_us = total_us;
+}
+
+void sl_acct_finish(struct sl_acct *a, struct sandlock_result *res)
+{
+	res->accounting = !a->active ? SANDLOCK_ACCOUNTING_NONE
+			  : !a->cg ? SANDLOCK_ACCOUNTING_SUPERVISOR
+			  : a->cg->memory ? SANDLOCK_ACCOUNTING_CGROUP
+			  : SANDLOCK_ACCOUNTING_CGROUP_CPU;
+	if (a->active && a->cg) {
+		/* the run is over: the cgroup's figures are final and exact */
+		uint64_t c = sl_cgroup_cpu_us(a->cg) + a->charged_us;
+		uint64_t peak = sl_cgroup_peak_kb(a->cg);
+		if (c > a->cpu_us)
+			a->cpu_us = c;
+		if (a->cpu_limit_us && a->cpu_us >= a->cpu_limit_us)
+			a->over_cpu = true;
+		if (peak > a->peak_kb)
+			a->peak_kb = peak;
+		sl_cgroup_mem_kb(a->cg);
+		if (a->cg->oom)
+			a->over_mem = true;
+	}
+	if (a->tmpfs_fd >= 0) {
+		/* Files the run left in its tmpfs are RAM it held as it
+		 * ended, also when that was before the next sample */
+		struct statfs st;
+		uint64_t left = fstatfs(a->tmpfs_fd, &st) == 0 ? used_kb(&st) : 0;
+		if (left > a->peak_kb)
+			a->peak_kb = left;
+		if (a->mem_limit_kb && left > a->mem_limit_kb)
+			a->over_mem = true;
+		close(a->tmpfs_fd);
+		a->tmpfs_fd = -1;
+	}
+	if (a->shm_dir >= 0) {
+		/* the run is over: what it left in the shared /dev/shm is
+		 * memory it held as it ended, and goes now (nothing was made
+		 * or removed there since it began: nothing to look for) */
+		struct stat st;
+		bool changed = fstat(a->shm_dir, &st) != 0 ||
+			       st.st_mtim.tv_sec > a->shm_since.tv_sec ||
+			       (st.st_mtim.tv_sec == a->shm_since.tv_sec &&
+				st.st_mtim.tv_nsec >= a->shm_since.tv_nsec);
+		a->shm_clean = true;
+		uint64_t left = changed ? sl_shm_sweep(a->shm_dir, a->shm_uid, true, &a->shm_clean, NULL)
+				: 0;
+		if (left > a->peak_kb)
+			a->peak_kb = left;
+		if (left > a->shm_share_kb || (a->mem_limit_kb && left > a->mem_limit_kb))
+			a->over_mem = true;
+		close(a->shm_dir);
+		a->shm_dir = -1;
+	}
+	res->supervisor_cpu_us = now_us(CLOCK_THREAD_CPUTIME_ID) - a->self_start_us;
+	/* the kernel's figures of reaped processes are exact; samples see
+	 * the processes nobody reaped (a pid namespace's init killed first) */
+	uint64_t reaped = res->user_us + res->sys_us;
+	if (a->cpu_us > reaped)
+		res->user_us += a->cpu_us - reaped;
+	if (a->peak_kb > res->peak_kb)
+		res->peak_kb = a->peak_kb;
+	free(a->walk);
+	a->walk = NULL;
+}
+
+/*
+ * The live tasks (processes and threads) of the run whose session is
+ * `session`, for --nproc where no user namespace of the run's own counts
+ * them (seccomp.c): found from the run itself (the children lists of its
+ * processes, and of ours for its orphans), so that the cost is the run's
+ * size, never the host's.  A pid namespace's init is ours, not counted.
+ * -1: the kernel keeps no children lists (then nothing short of every
+ * process of the host would tell; the caller decides).
+ */
+struct task_walk {
+	pid_t pid[SL_ACCT_MAX_PROCS];
+	int n;
+	long tasks;
+	pid_t session, init;
+};
+
+static void task_add(struct task_walk *t, pid_t pid)
+{
+	struct pstat s;
+	if (pid <= 0 || t->n >= SL_ACCT_MAX_PROCS)
+		return;
+	for (int i = 0; i < t->n; i++)
+		if (t->pid[i] == pid)
+			return;
+	if (!read_stat(pid, &s) || s.session != t->session)
+		return;
+	t->pid[t->n++] = pid;
+	if (pid != t->init)
+		t->tasks += s.threads > 0 ? s.threads : 1;
+}
+
+static void task_children(struct task_walk *t, pid_t pid)
+{
+	char path[320], buf[4096];
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	DIR *d = opendir(path);
+	if (!d)
+		return;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] < '0' || e->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%s/children", (int)pid, e->d_name);
+		if (read_small(path, buf, sizeof(buf)) <= 0)
+			continue;
+		char *save = NULL;
+		for (char *s = strtok_r(buf, " \n", &save); s; s = strtok_r(NULL, " \n", &save))
+			task_add(t, (pid_t)atoi(s));
+	}
+	closedir(d);
+}
+
+long sl_run_tasks(pid_t session, bool in_pidns)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)session, (int)session);
+	if (access(path, R_OK) != 0)
+		return -1;
+	struct task_walk *t = malloc(sizeof(*t));
+	if (!t)
+		return -1;
+	t->n = 0;
+	t->tasks = 0;
+	t->session = session;
+	t->init = in_pidns ? session : 0;
+	task_add(t, session);
+	/* orphans of the run come back to us, its subreaper */
+	if (!in_pidns)
+		task_children(t, getpid());
+	for (int i = 0; i < t->n; i++) /* t->n grows as children are found */
+		task_children(t, t->pid[i]);
+	long n = t->tasks;
+	free(t);
+	return n;
+}

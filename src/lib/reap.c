@@ -1,0 +1,129 @@
+/*
+ * The end of a run: every process of it found from the run itself (the
+ * children lists of the processes it started, the supervisor being their
+ * subreaper) and killed, never by a walk of every process of the host.
+ */
+#include "internal.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+
+void sl_add_rusage(struct sandlock_result *r, const struct rusage *ru)
+{
+	r->user_us += (uint64_t)ru->ru_utime.tv_sec * 1000000u + ru->ru_utime.tv_usec;
+	r->sys_us += (uint64_t)ru->ru_stime.tv_sec * 1000000u + ru->ru_stime.tv_usec;
+	if ((uint64_t)ru->ru_maxrss > r->peak_kb)
+		r->peak_kb = ru->ru_maxrss;
+}
+
+/* When pid started, in clock ticks since boot (0: unknown). */
+uint64_t sl_start_ticks(pid_t pid)
+{
+	char path[64], buf[1024];
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if (sl_read_small(AT_FDCWD, path, buf, sizeof(buf)) <= 0)
+		return 0;
+	const char *p = strrchr(buf, ')'); /* the name may hold anything */
+	if (!p)
+		return 0;
+	/* field 22; p is at the end of field 2 */
+	for (int field = 2; field < 22 && p; field++)
+		p = strchr(p + 1, ' ');
+	return p ? strtoull(p + 1, NULL, 10) : 0;
+}
+
+/* The children of every thread of pid, appended to v (n of cap). */
+static void children_of(pid_t pid, pid_t *v, size_t *n, size_t cap)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	DIR *d = opendir(path);
+	if (!d)
+		return;
+	struct dirent *de;
+	while ((de = readdir(d)) && *n < cap) {
+		if (de->d_name[0] == '.')
+			continue;
+		char cpath[320], buf[4096];
+		snprintf(cpath, sizeof(cpath), "/proc/%d/task/%s/children", (int)pid, de->d_name);
+		if (sl_read_small(AT_FDCWD, cpath, buf, sizeof(buf)) <= 0)
+			continue;
+		for (char *s = buf, *end; *n < cap; s = end) {
+			long c = strtol(s, &end, 10);
+			if (end == s)
+				break;
+			if (c > 0)
+				v[(*n)++] = (pid_t)c;
+		}
+	}
+	closedir(d);
+}
+
+/* Without a pid namespace a process that left the group (setsid, where no
+ * filter refuses it: serverless hosts) outlives a kill of the group.  We
+ * are the run's subreaper: its orphans are our children, and the rest
+ * hang below them or below the program.  Every descendant found so (our
+ * children started with the run or after it, never the caller's older
+ * ones, nor the watchdog) is killed, until a walk finds none; dead
+ * children of ours are reaped.  Not a walk of every process of the host. */
+static void kill_descendants(struct sl_run *run, pid_t first, struct sandlock_result *res)
+{
+	enum { CAP = 4096 };
+	if (!run->start_ticks)
+		return; /* whose children are whose, unknown: the group only */
+	pid_t *v = malloc(CAP * sizeof(*v));
+	if (!v)
+		return;
+	for (int round = 0; round < 100; round++) {
+		size_t n = 0, mine = 0;
+		children_of(getpid(), v, &n, CAP);
+		for (size_t i = 0; i < n; i++) {
+			uint64_t t = sl_start_ticks(v[i]);
+			if (v[i] == run->lifeline.pid || (v[i] != first && (!t || t < run->start_ticks)))
+				continue;
+			v[mine++] = v[i];
+		}
+		n = mine;
+		/* their descendants, breadth first (the list grows as it is read) */
+		for (size_t i = 0; i < n; i++)
+			children_of(v[i], v, &n, CAP);
+		size_t alive = 0;
+		for (size_t i = 0; i < n; i++)
+			if (kill(v[i], SIGKILL) == 0)
+				alive++;
+		struct rusage ru;
+		int st;
+		for (size_t i = 0; i < n; i++)
+			if (wait4(v[i], &st, WNOHANG | __WALL, &ru) > 0)
+				sl_add_rusage(res, &ru);
+		if (!alive)
+			break;
+		nanosleep(&(struct timespec){ 0, 1000000 }, NULL);
+	}
+	free(v);
+}
+
+/* Kill every process of the run and reap those that come back to us.
+ * Where the filter refuses setsid/setpgid the process group holds the
+ * whole tree; in a pid namespace the kernel kills it with its first
+ * process anyway; elsewhere the descendants are looked for too. */
+void sl_kill_tree(struct sl_run *run, pid_t pgid, struct sandlock_result *res)
+{
+	sl_cgroup_kill(&run->cg);
+	struct timespec pause = { 0, 200000 };
+	for (int i = 0; i < 20000; i++) {
+		kill(-pgid, SIGKILL);
+		struct rusage ru;
+		int st;
+		pid_t w;
+		while ((w = wait4(-pgid, &st, WNOHANG | __WALL, &ru)) > 0)
+			sl_add_rusage(res, &ru);
+		if (kill(-pgid, 0) != 0 && errno == ESRCH)
+			break;
+		nanosleep(&pause, NULL);
+	}
+	if (!run->in_pidns)
+		kill_descendants(run, pgid, res);
+}

@@ -189,9 +189,10 @@ struct sandlock_policy {
 	uid_t uid;              /* identity when started as root (65534) */
 	gid_t gid;              /* (65534) */
 	/* As root: each run takes a free uid (= gid) from FIRST..LAST for
-	 * itself, instead of uid/gid (0: off).  Where a run cannot have a user
-	 * namespace of its own (containers), this keeps concurrent runs'
-	 * process counts (--nproc) and signals apart, as isolate's boxes. */
+	 * itself, instead of uid/gid (0: see uid_pool_off).  Where a run
+	 * cannot have namespaces of its own (a container), this keeps
+	 * concurrent runs' processes, signals and /dev/shm files apart by the
+	 * kernel's own uid checks, as isolate's boxes. */
 	uid_t uid_pool_first, uid_pool_last;
 
 	/* filesystem and scope (isolation layer) */
@@ -267,6 +268,12 @@ struct sandlock_policy {
 	 * executable, else ../lib/sandlock/wasm from it). */
 	enum sandlock_runtime runtime;
 	char *wasm_dir;
+	/* uid_pool_first 0: the default, as root with the default identity (65534:65534) where
+	 * the run can make no namespaces (no CAP_SYS_ADMIN: a container): the
+	 * pool SANDLOCK_UID_POOL_FIRST..LAST, less the uids /etc/passwd names;
+	 * when every one is taken, uid/gid, named in the report's missing.
+	 * true: uid/gid always (the CLI's --uid-pool off, or --user). */
+	bool uid_pool_off;
 };
 
 SANDLOCK_API void sandlock_policy_init(struct sandlock_policy *p);
@@ -281,6 +288,19 @@ SANDLOCK_API int sandlock_policy_add_bind(struct sandlock_policy *p, const char 
 					  const char *dst);
 /* Check a policy; on error writes one line into err (errlen bytes). */
 SANDLOCK_API int sandlock_policy_validate(const struct sandlock_policy *p, char *err, size_t errlen);
+
+/* The default uid pool (uid_pool_off). */
+#define SANDLOCK_UID_POOL_FIRST 59000
+#define SANDLOCK_UID_POOL_LAST 59999
+/*
+ * The uids the program of a run started now by this process will run as:
+ * *first == *last for one uid, a range for a pool (the run takes one that
+ * no other run holds).  What a caller checks the program's access with
+ * before the run (sandlock(1) warns of a working directory that uid cannot
+ * write).  The caller's own uid when it is not root.
+ */
+SANDLOCK_API void sandlock_policy_program_uids(const struct sandlock_policy *p, uid_t *first,
+					       uid_t *last);
 
 /*
  * Options by name: a long option of sandlock(1) that shapes a run, without

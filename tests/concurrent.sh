@@ -49,9 +49,11 @@ calls() {
 	wc -l <"$WORK/trace"
 }
 if [ -n "$SHARED" ]; then
-	skip "start-up per host process: this host's last resort counts the uid's tasks in /proc (missing: $SHARED)"
-elif ! command -v strace >/dev/null || ! strace -qq -o /dev/null /bin/true 2>/dev/null; then
-	skip "start-up per host process: no strace here (or ptrace is refused)"
+	skip "start-up per host process: the last resort counts the uid's tasks in /proc on this host (missing: $SHARED)"
+elif ! command -v strace >/dev/null; then
+	skip "start-up per host process: no strace"
+elif ! strace -qq -o /dev/null /bin/true 2>/dev/null; then
+	skip "start-up per host process: ptrace is refused on this host"
 elif ! c0=$(calls); then
 	fail "start-up per host process: the seed line failed under strace: $(head -c 300 "$WORK/strace.err")"
 elif ! hold 2000; then
@@ -97,6 +99,15 @@ while True:
     except OSError:
         pass
 PYEOF
+cat >"$WORK/hog.py" <<'PYEOF'
+held = []
+while True:
+    held.append(bytearray(16 << 20))  # touched: zero-filled pages
+PYEOF
+cat >"$WORK/burn.py" <<'PYEOF'
+while True:
+    pass
+PYEOF
 cat >"$WORK/forkn.py" <<'PYEOF'
 import os, time
 n = 0
@@ -122,16 +133,19 @@ else
 	fail "--nproc 10: ${got:-no} forks granted of 30 (want 5..9): $(head -c 300 "$WORK/forkn.err")"
 fi
 
-# 8 honest runs of 4 threads each beside 2 fork bombs, all started at once
+# 8 honest runs of 4 threads each beside 2 fork bombs, a memory hog and a
+# CPU burner, all started at once: each hostile run's verdict is its own
 mix() { # ROUND
 	local d="$WORK/mix$1" i
 	mkdir -p "$d"
 	for i in 1 2 3 4 5 6 7 8; do
-		$S $BE $MIXOPT --timeout 20 --report "$d/h$i.json" -- $PY "$WORK/honest.py" >"$d/h$i.out" 2>&1 &
+		$S $BE $MIXOPT --timeout 30 --report "$d/h$i.json" -- $PY "$WORK/honest.py" >"$d/h$i.out" 2>&1 &
 	done
 	for i in 1 2; do
 		$S $BE $MIXOPT --timeout 3 --report "$d/b$i.json" -- $PY "$WORK/bomb.py" >/dev/null 2>&1 &
 	done
+	$S $BE $MIXOPT --mem 128 --timeout 30 --report "$d/hog.json" -- $PY "$WORK/hog.py" >/dev/null 2>&1 &
+	$S $BE $MIXOPT --cpu 1 --timeout 30 --report "$d/burn.json" -- $PY "$WORK/burn.py" >/dev/null 2>&1 &
 	wait
 	local ok=0 bad=""
 	for i in 1 2 3 4 5 6 7 8; do
@@ -143,13 +157,89 @@ mix() { # ROUND
 	done
 	local bombs
 	bombs="$(json "$d/b1.json" verdict 2>/dev/null) $(json "$d/b2.json" verdict 2>/dev/null)"
-	if [ "$ok" = 8 ] && [ "$bombs" = "wall_limit wall_limit" ]; then
-		pass "round $1: 8 of 8 honest 4-thread runs ok beside 2 fork bombs ($bombs)${MIXOPT:+ with $MIXOPT}"
+	bombs="$bombs, hog $(json "$d/hog.json" verdict 2>/dev/null), burner $(json "$d/burn.json" verdict 2>/dev/null)"
+	if [ "$ok" = 8 ] && [ "$bombs" = "wall_limit wall_limit, hog memory_limit, burner cpu_limit" ]; then
+		pass "round $1: 8 of 8 honest 4-thread runs ok beside 2 fork bombs, a memory hog and a CPU burner ($bombs)${MIXOPT:+ with $MIXOPT}"
 	else
-		fail "round $1: $ok of 8 honest runs ok beside 2 fork bombs (bombs: $bombs)${MIXOPT:+ with $MIXOPT};$bad"
+		fail "round $1: $ok of 8 honest runs ok beside 2 fork bombs, a hog and a burner ($bombs)${MIXOPT:+ with $MIXOPT};$bad"
 	fi
 }
 MIXOPT=
+# ---- as root where runs can make no namespaces: a uid of its own each ----
+# (a container's root: no CAP_SYS_ADMIN).  As 65534 every run shared
+# /dev/shm (multiprocessing refused), signals by pid and the uid's count.
+cap_sys_admin() { echo $((0x$(awk '/^CapEff/ { print $2 }' /proc/self/status) >> 21 & 1)); }
+if [ "$(id -u)" != 0 ]; then
+	skip "default uid pool: not root (the program runs as the caller)"
+elif [ "$(cap_sys_admin)" = 1 ]; then
+	# a host that gives each run its namespaces: the uid graders expect
+	$S $BE --report "$WORK/id.json" -- /bin/true >/dev/null 2>&1
+	expect_json "root with CAP_SYS_ADMIN: the program runs as 65534 (no pool)" "$WORK/id.json" uid 65534
+else
+	cat >"$WORK/mp.py" <<'PYEOF'
+import multiprocessing as mp
+def sq(x):
+    return x * x
+if __name__ == "__main__":
+    with mp.Pool(2) as p:
+        print("HONEST", sum(p.map(sq, range(100))))
+PYEOF
+	chmod 644 "$WORK/mp.py"
+	for i in 1 2; do
+		$S $BE --report "$WORK/id$i.json" -- /bin/sleep 1 >/dev/null 2>&1 &
+	done
+	wait
+	u1=$(json "$WORK/id1.json" uid 2>/dev/null) u2=$(json "$WORK/id2.json" uid 2>/dev/null)
+	if [ -n "$u1" ] && [ -n "$u2" ] && [ "$u1" != "$u2" ] && [ "$u1" -ge 59000 ] && [ "$u1" -le 59999 ] &&
+	   [ "$u2" -ge 59000 ] && [ "$u2" -le 59999 ]; then
+		pass "default uid pool: two runs at once as $u1 and $u2"
+	else
+		fail "default uid pool: two runs at once as ${u1:-?} and ${u2:-?} (want two of 59000-59999)"
+	fi
+	for o in "--uid-pool off" "--user 65534"; do
+		$S $BE $o --report "$WORK/off.json" -- /bin/true >/dev/null 2>&1
+		expect_json "default uid pool: $o runs as 65534" "$WORK/off.json" uid 65534
+	done
+	# multiprocessing's semaphores are files in /dev/shm: closed to a
+	# shared 65534, open to a uid no other run has
+	$S $BE --uid-pool off --timeout 20 -- $PY "$WORK/mp.py" >"$WORK/mp0.out" 2>&1
+	$S $BE --timeout 20 -- $PY "$WORK/mp.py" >"$WORK/mp1.out" 2>&1
+	if ! grep -q HONEST "$WORK/mp0.out" && grep -q "HONEST 328350" "$WORK/mp1.out"; then
+		pass "default uid pool: multiprocessing runs (and fails as a shared 65534)"
+	elif grep -q "HONEST 328350" "$WORK/mp1.out"; then
+		pass "default uid pool: multiprocessing runs (as 65534 too on this host)"
+	else
+		fail "default uid pool: multiprocessing as 65534: $(tail -1 "$WORK/mp0.out" | head -c 100); pooled: $(tail -1 "$WORK/mp1.out" | head -c 100)"
+	fi
+	# signals by pid reach the kernel now (a pid of another uid: EPERM)
+	kill_code='import os, sys, time
+try:
+    os.kill(int(open(sys.argv[1]).read()), 9)
+    print("KILLED")
+except OSError as e:
+    print("REFUSED", e.errno)'
+	victim() { # OUT [OPTS]: a run that says if it lived 3 s
+		local out=$1
+		shift
+		rm -f "$WORK/vpid"
+		("$@" /bin/sh -c "echo \$\$ >$WORK/vpid.tmp; mv $WORK/vpid.tmp $WORK/vpid; sleep 3; echo \$((6 * 7))LIVED"; true) >"$out" 2>&1 &
+		wait_until 10 test -s "$WORK/vpid"
+	}
+	chmod 1777 "$WORK"
+	victim "$WORK/kv0.out" env
+	$PY -c "$kill_code" "$WORK/vpid" >"$WORK/ka0.out" 2>&1
+	wait
+	victim "$WORK/kv1.out" $S $BE --workdir "$WORK" --timeout 20 --
+	$S $BE --workdir "$WORK" --timeout 20 -- $PY -c "$kill_code" "$WORK/vpid" >"$WORK/ka1.out" 2>&1
+	wait
+	if grep -q KILLED "$WORK/ka0.out" && ! grep -q 42LIVED "$WORK/kv0.out" &&
+	   grep -q 42LIVED "$WORK/kv1.out" && ! grep -q KILLED "$WORK/ka1.out"; then
+		pass "default uid pool: a run cannot kill another run's process by pid ($(cat "$WORK/ka1.out"); bare: killed)"
+	else
+		fail "default uid pool: kill by pid: bare $(cat "$WORK/ka0.out") / $(cat "$WORK/kv0.out"); sandboxed $(cat "$WORK/ka1.out") / $(cat "$WORK/kv1.out")"
+	fi
+fi
+
 if [ -n "$SHARED" ] && [ "$(id -u)" = 0 ]; then
 	# the remedy the report's line points to: a uid of its own per run
 	MIXOPT="--uid-pool 62000-62099"

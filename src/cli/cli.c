@@ -45,8 +45,13 @@ const char sl_cli_usage[] =
 "  --keep-env PATTERN   keep variables matching a glob, e.g. 'EVAL_*'\n"
 "  --workdir DIR        working directory of the program\n"
 "  --user UID[:GID]     identity when started as root (default 65534:65534)\n"
-"  --uid-pool A-B       as root: each run takes a free uid from A..B\n"
+"  --uid-pool A-B|auto|off\n"
+"                       as root: each run takes a free uid from A..B; auto\n"
+"                       (default): from 59000-59999 where runs can make no\n"
+"                       namespaces (a container's root), else --user\n"
 "  --violation MODE     kill (default) or errno: what a blocked syscall does\n"
+"  --failure-status N   exit N, not 125/126/127, when the sandbox fails or\n"
+"                       cannot start the command (usage errors stay 125)\n"
 "  --cpus LIST|auto     the run on these CPUs (0,2-3), every process and\n"
 "                       thread; auto: one CPU of its own among the\n"
 "                       concurrent runs of this user, while one is free\n"
@@ -111,7 +116,7 @@ const char sl_cli_usage[] =
 /* What only the command line says; the policy options are options.c's. */
 enum {
 	O_REPORT = 256, O_REPORTFD, O_FEATURES, O_JSON, O_VERSION,
-	O_PROFILE, O_SHOWPROFILE, O_PIPEIO, O_SELFTEST, O_CPUS,
+	O_PROFILE, O_SHOWPROFILE, O_PIPEIO, O_SELFTEST, O_CPUS, O_FAILSTATUS,
 	O_POLICY = 1024, /* + the index in sl_policy_options */
 };
 
@@ -130,6 +135,7 @@ static const struct option cli_options[] = {
 	{ "version", no_argument, 0, O_VERSION },
 	{ "self-test", no_argument, 0, O_SELFTEST },
 	{ "cpus", required_argument, 0, O_CPUS },
+	{ "failure-status", required_argument, 0, O_FAILSTATUS },
 };
 #define N_CLI (sizeof(cli_options) / sizeof(cli_options[0]))
 #define N_MAX 64
@@ -246,6 +252,13 @@ int sl_cli_parse(int argc, char **argv, struct sl_cli *cli, char *err, size_t er
 			if (!(cli->cpus = strdup(a)))
 				FAIL("out of memory");
 			break;
+		case O_FAILSTATUS: {
+			uint64_t st;
+			if (sl_parse_u64(a, 255, &st) != 0 || st == 0)
+				FAIL("invalid value for --failure-status: '%s' (1-255)", a);
+			cli->failure_status = (int)st;
+			break;
+		}
 		case ':':
 			FAIL("option %s needs a value", argv[optind - 1]);
 		default:

@@ -18,6 +18,7 @@ struct sl_cli {
 	const char *profile;    /* --profile NAME[:STEP] when NAME is built in */
 	bool profile_step_compile; /* --profile NAME:compile */
 	char *cpus;             /* --cpus LIST|auto (a copy: argv is blanked) */
+	int failure_status;     /* --failure-status N: our own failures' status, 0: 125/126/127 */
 };
 
 /* Parse; returns 0, or -1 with one line in err (exit status 125). */

@@ -44,8 +44,15 @@ static void warn_unreadable(const struct sandlock_policy *p, char *const *argv)
 	/* (root that may not change uid runs the program as itself, or not) */
 	if (geteuid() != 0 || !sl_cap_effective(CAP_SETUID))
 		return;
-	uid_t uid = p->uid_pool_first ? p->uid_pool_first : p->uid;
-	gid_t gid = p->uid_pool_first ? (gid_t)p->uid_pool_first : p->gid;
+	/* a pool's uids own nothing: the first one stands for them all */
+	uid_t uid, last;
+	sandlock_policy_program_uids(p, &uid, &last);
+	gid_t gid = uid != last || p->uid_pool_first ? (gid_t)uid : p->gid;
+	char who[64];
+	if (uid != last)
+		snprintf(who, sizeof(who), "a uid of %u-%u (one per run)", (unsigned)uid, (unsigned)last);
+	else
+		snprintf(who, sizeof(who), "uid %u", (unsigned)uid);
 	const char *bad = NULL, *what = NULL;
 	int e = 0;
 	char path[4096];
@@ -94,20 +101,35 @@ static void warn_unreadable(const struct sandlock_policy *p, char *const *argv)
 			we = EACCES;
 	}
 	if (bad)
-		fprintf(stderr, "sandlock: warning: the program runs as uid %u, which cannot %s %s "
+		fprintf(stderr, "sandlock: warning: the program runs as %s, which cannot %s %s "
 				"(%s); give it access, or choose its identity with --user\n",
-			(unsigned)uid, what, bad, strerror(e));
-	if (we)
+			who, what, bad, strerror(e));
+	if (we && uid == last)
 		fprintf(stderr, "sandlock: warning: the program runs as uid %u, which cannot write "
 				"its working directory %s (%s), where this step writes; give it "
 				"access (chown %u %s), or choose its identity with --user\n",
 			(unsigned)uid, wd, strerror(we), (unsigned)uid, wd);
+	else if (we)
+		fprintf(stderr, "sandlock: warning: the program runs as %s, which cannot write "
+				"its working directory %s (%s), where this step writes; give it "
+				"access (chmod o+rwx %s), or one identity for every run with --user\n",
+			who, wd, strerror(we), wd);
 }
 
 static int die(const char *msg)
 {
 	fprintf(stderr, "sandlock: %s\n", msg);
 	return SANDLOCK_EXIT_FAILURE;
+}
+
+/* After the options are read: our own failure, with the caller's status
+ * for it (--failure-status) where a program's 125 must not look like it. */
+static int fail_run(struct sl_cli *cli, const char *msg)
+{
+	int st = cli->failure_status ? cli->failure_status : SANDLOCK_EXIT_FAILURE;
+	die(msg);
+	sl_cli_release(cli);
+	return st;
 }
 
 int main(int argc, char **argv)
@@ -213,10 +235,8 @@ int sl_main(int argc, char **argv, struct sl_main_hooks *hooks)
 			free(cmd);
 			cmd = NULL;
 		}
-	if (!cmd) {
-		sl_cli_release(&cli);
-		return die("out of memory");
-	}
+	if (!cmd)
+		return fail_run(&cli, "out of memory");
 	for (int i = 1; i < argc; i++)
 		memset(argv[i], 0, strlen(argv[i]));
 
@@ -236,8 +256,7 @@ int sl_main(int argc, char **argv, struct sl_main_hooks *hooks)
 		for (size_t i = 0; i < n; i++)
 			free(cmd[i]);
 		free(cmd);
-		sl_cli_release(&cli);
-		return die("out of memory");
+		return fail_run(&cli, "out of memory");
 	}
 	int cpu_lock = -1, cpu = -1;
 	char cpu_note[96];
@@ -307,6 +326,8 @@ int sl_main(int argc, char **argv, struct sl_main_hooks *hooks)
 		fprintf(stderr, "sandlock: %s\n", err);
 		status = SANDLOCK_EXIT_FAILURE;
 	}
+	if ((rc != 0 || exec_failed || report_failed) && cli.failure_status)
+		status = cli.failure_status;
 	for (size_t i = 0; i < n; i++)
 		free(cmd[i]);
 	free(cmd);

@@ -190,6 +190,7 @@ struct sl_run {
 	bool drop_privs;
 	uid_t uid; gid_t gid;
 	int uid_lock;            /* --uid-pool: the lock held on our uid, -1 */
+	const char *pool_missed; /* the default pool could not give one: why */
 	struct timespec shm_since; /* when the uid was claimed (coarse real time) */
 	bool shm_clean;          /* nothing of the run is left in /dev/shm (shm.c) */
 	int stdio[3];            /* descriptors to become 0, 1, 2 (-1: keep) */

@@ -142,6 +142,7 @@ static int parse_user(const char *s, struct sandlock_policy *p)
 		return -1;
 	p->uid = (uid_t)uid;
 	p->gid = (gid_t)gid;
+	p->uid_pool_off = true; /* an identity chosen: that one, always */
 	return 0;
 }
 
@@ -163,6 +164,11 @@ static int parse_require(const char *s, struct sandlock_policy *p)
 
 static int parse_uid_pool(const char *a, struct sandlock_policy *p)
 {
+	if (!strcmp(a, "off") || !strcmp(a, "auto")) {
+		p->uid_pool_first = p->uid_pool_last = 0;
+		p->uid_pool_off = !strcmp(a, "off");
+		return 0;
+	}
 	uint64_t lo, hi;
 	char buf[64];
 	const char *dash = strchr(a, '-');
@@ -317,7 +323,7 @@ int sandlock_policy_set(struct sandlock_policy *p, const char *name, const char 
 		break;
 	case P_UIDPOOL:
 		if (parse_uid_pool(a, p) != 0)
-			FAIL("invalid value for --uid-pool: '%s' (FIRST-LAST, e.g. 60000-60999)", a);
+			FAIL("invalid value for --uid-pool: '%s' (FIRST-LAST, e.g. 60000-60999, auto or off)", a);
 		break;
 	case P_VIOLATION:
 		if (!strcmp(a, "kill")) p->violation = SANDLOCK_VIOLATION_KILL;

@@ -373,7 +373,7 @@ int sl_scratch_create(struct sl_run *run, const struct sandlock_features *f,
 			sweep(reg, dir, true);
 			register_run(run, reg, inner);
 		}
-		run->tmp_recycle = !run->tmp_parent && run->p->no_network && run->p->uid_pool_first &&
+		run->tmp_recycle = !run->tmp_parent && run->p->no_network && run->uid_lock >= 0 &&
 				   f->landlock_abi >= 1 && spare_dir(dir);
 		long long *gen = run->tmp_recycle ? &run->tmp_gen : NULL;
 		bool claimed = inner && gen && claim_spare(dir, inner, run->uid, run->gid, gen);

@@ -66,8 +66,10 @@ int sl_seccomp_prepare(struct sl_run *run, const struct sandlock_features *f,
 		v |= SL_FV_NO_NETWORK;
 	if (p->no_fork)
 		v |= SL_FV_NO_FORK;
-	if (run->in_pidns || (f->landlock_abi >= 6))
-		v |= SL_FV_SIG_WIDE; /* the kernel confines positive pids */
+	/* the kernel confines positive pids: to the run's pid namespace, its
+	 * Landlock domain, or a uid that no other process has */
+	if (run->in_pidns || (f->landlock_abi >= 6) || run->uid_lock >= 0)
+		v |= SL_FV_SIG_WIDE;
 	if (p->strict)
 		v |= SL_FV_STRICT;
 	run->filter = sl_filters[v].insns;

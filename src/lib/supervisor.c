@@ -735,6 +735,8 @@ int sandlock_run(const struct sandlock_policy *p, char *const argv[],
 			 (unsigned)(run.drop_privs ? run.uid : geteuid()));
 		sl_missing_add(&miss, "nproc", nproc_why);
 	}
+	if (run.pool_missed)
+		sl_missing_add(&miss, "uid_pool", run.pool_missed);
 	if (guard_why[0])
 		sl_missing_add(&miss, "guard", guard_why);
 	if (run.workdir_dropped)
@@ -742,7 +744,9 @@ int sandlock_run(const struct sandlock_policy *p, char *const argv[],
 			    "the working directory holds the system's; give --workdir");
 	/* neither an allow-list nor a /tmp of its own: what every run of
 	 * this uid shares (see docs/hosts.md, "Host classes") */
-	if (!(res->layers & (SANDLOCK_LAYER_LANDLOCK | SANDLOCK_LAYER_MOUNTNS)))
+	if (run.uid_lock >= 0)
+		; /* a uid no other run has: the kernel keeps them apart */
+	else if (!(res->layers & (SANDLOCK_LAYER_LANDLOCK | SANDLOCK_LAYER_MOUNTNS)))
 		sl_missing_add(&miss, "neighbours",
 			    "/tmp, /dev/shm, working dirs, /proc shared with same-uid runs");
 	else if (!(res->layers & SANDLOCK_LAYER_LANDLOCK) && !p->no_landlock)

@@ -13,6 +13,7 @@
 #include "internal.h"
 
 #include <errno.h>
+#include <linux/capability.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,27 +72,93 @@ static void claimed(struct sl_run *run)
 		return;
 }
 
+/*
+ * The default pool: as root with the default identity, where the run can
+ * make no namespaces of its own (without CAP_SYS_ADMIN: a container's
+ * root).  There every run as 65534 would share /dev/shm, /proc, signals
+ * and the kernel's process count with the others; on a host that gives
+ * each run a user and pid namespace they are apart already, and the
+ * program keeps the uid graders expect.
+ */
+static bool pool_default(const struct sandlock_policy *p)
+{
+	return !p->uid_pool_first && !p->uid_pool_off && p->uid == 65534 && p->gid == 65534 &&
+	       geteuid() == 0 && !sl_cap_effective(CAP_SYS_ADMIN);
+}
+
+void sandlock_policy_program_uids(const struct sandlock_policy *p, uid_t *first, uid_t *last)
+{
+	if (geteuid() != 0) {
+		*first = *last = geteuid();
+	} else if (p->uid_pool_first) {
+		*first = p->uid_pool_first;
+		*last = p->uid_pool_last;
+	} else if (pool_default(p)) {
+		*first = SANDLOCK_UID_POOL_FIRST;
+		*last = SANDLOCK_UID_POOL_LAST;
+	} else {
+		*first = *last = p->uid;
+	}
+}
+
+/* The default pool leaves out the uids of the machine's accounts (an
+ * image's users): a run must share its uid with nobody.  /etc/passwd
+ * only, read once per claim; a range the operator gives is theirs. */
+static bool *named_uids(uid_t first, uid_t last)
+{
+	bool *named = calloc((size_t)(last - first) + 1, 1);
+	FILE *f = named ? fopen("/etc/passwd", "re") : NULL;
+	char line[1024];
+	while (f && fgets(line, sizeof(line), f)) {
+		char *c = strchr(line, ':');
+		c = c ? strchr(c + 1, ':') : NULL;
+		if (!c)
+			continue;
+		unsigned long u = strtoul(c + 1, NULL, 10);
+		if (u >= first && u <= last)
+			named[u - first] = true;
+	}
+	if (f)
+		fclose(f);
+	return named;
+}
+
 int sl_uidpool_claim(struct sl_run *run, struct sandlock_result *res)
 {
 	const struct sandlock_policy *p = run->p;
 	run->uid_lock = -1;
-	if (!p->uid_pool_first)
+	bool dflt = run->drop_privs && pool_default(p);
+	if (!p->uid_pool_first && !dflt)
 		return 0;
 	if (geteuid() != 0) {
 		sl_seterr(res, "--uid-pool needs root (an unprivileged caller cannot change uid)");
 		return SANDLOCK_EINVAL;
 	}
+	uid_t first = dflt ? SANDLOCK_UID_POOL_FIRST : p->uid_pool_first;
+	uid_t last = dflt ? SANDLOCK_UID_POOL_LAST : p->uid_pool_last;
 	int dir = lock_dir();
+	if (dir < 0 && dflt) {
+		run->pool_missed = "no private lock directory (/run/sandlock-uids, $TMPDIR)";
+		return 0;
+	}
 	if (dir < 0) {
 		sl_seterr(res, "--uid-pool: no private lock directory (/run/sandlock-uids)");
 		return SANDLOCK_ESYSTEM;
 	}
-	uint64_t n = (uint64_t)p->uid_pool_last - p->uid_pool_first + 1;
+	bool *named = dflt ? named_uids(first, last) : NULL;
+	if (dflt && !named) {
+		close(dir);
+		sl_seterr(res, "out of memory");
+		return SANDLOCK_ENOMEM;
+	}
+	uint64_t n = (uint64_t)last - first + 1;
 	/* start where this supervisor's pid points: concurrent runs rarely
 	 * try the same uids first */
 	uint64_t start = (uint64_t)getpid() % n;
 	for (uint64_t i = 0; i < n; i++) {
-		uid_t uid = (uid_t)(p->uid_pool_first + (start + i) % n);
+		uid_t uid = (uid_t)(first + (start + i) % n);
+		if (named && named[uid - first])
+			continue;
 		char name[32];
 		snprintf(name, sizeof(name), "%u", uid);
 		int fd = openat(dir, name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
@@ -99,6 +166,7 @@ int sl_uidpool_claim(struct sl_run *run, struct sandlock_result *res)
 			continue;
 		if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
 			close(dir);
+			free(named);
 			run->uid_lock = fd;
 			run->uid = uid;
 			run->gid = uid;
@@ -108,6 +176,12 @@ int sl_uidpool_claim(struct sl_run *run, struct sandlock_result *res)
 		close(fd);
 	}
 	close(dir);
+	free(named);
+	if (dflt) {
+		/* never refuse where the shared identity was allowed */
+		run->pool_missed = "every uid of the default pool is taken";
+		return 0;
+	}
 	sl_seterr(res, "--uid-pool: all %llu uids are in use by other runs", (unsigned long long)n);
 	return SANDLOCK_ESYSTEM;
 }

@@ -184,7 +184,23 @@ static void host_options(void **state)
 	assert_int_equal(c.action, SL_CLI_FEATURES);
 	assert_true(c.json);
 	sl_cli_release(&c);
-	const char *bad[] = { "9-1", "0-5", "5", "-5", "5-", "a-b", "1-4294967295", NULL };
+	/* the default pool (auto), one identity (off, or --user) */
+	assert_int_equal(parse(&c, err, "--", "true", NULL), 0);
+	assert_false(c.policy.uid_pool_off);
+	assert_int_equal(c.policy.uid_pool_first, 0);
+	sl_cli_release(&c);
+	assert_int_equal(parse(&c, err, "--uid-pool", "60000-60009", "--uid-pool", "off", "--", "true", NULL), 0);
+	assert_true(c.policy.uid_pool_off);
+	assert_int_equal(c.policy.uid_pool_first, 0);
+	sl_cli_release(&c);
+	assert_int_equal(parse(&c, err, "--uid-pool", "off", "--uid-pool", "auto", "--", "true", NULL), 0);
+	assert_false(c.policy.uid_pool_off);
+	sl_cli_release(&c);
+	assert_int_equal(parse(&c, err, "--user", "65534", "--", "true", NULL), 0);
+	assert_true(c.policy.uid_pool_off);
+	assert_int_equal(c.policy.uid, 65534);
+	sl_cli_release(&c);
+	const char *bad[] = { "9-1", "0-5", "5", "-5", "5-", "a-b", "1-4294967295", "Off", "", NULL };
 	for (int i = 0; bad[i]; i++) {
 		assert_int_equal(parse(&c, err, "--uid-pool", bad[i], "--", "true", NULL), -1);
 		assert_non_null(strstr(err, "--uid-pool"));

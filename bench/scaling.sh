@@ -17,7 +17,9 @@
 #    10 % above it is named: "REGRESSION".
 # 3. Thread creation: bench/thread_rate under the Docker-default
 #    simulation (no user namespace of the run's own: --nproc is counted by
-#    the supervisor) with --nproc 64 against --nproc 0 (nothing counted).
+#    the supervisor) with --nproc 64 against --nproc 0 (nothing counted),
+#    with --fsize 0 (the count alone) and the default --fsize 10 (whose
+#    check of a blocked SIGXFSZ sees every thread's exit).
 # Writes results/scaling.txt.
 set -u
 export LC_ALL=C
@@ -114,18 +116,25 @@ else
 	done
 fi
 
-# thread creation with and without the supervisor's count
+# thread creation with and without the supervisor's count (--nproc 64 or
+# 0), alone (--fsize 0) and with the default --fsize, whose check of a
+# blocked SIGXFSZ sees every thread's exit (a second round trip a thread)
 SIM=$ROOT/tests/hosts/hostsim
 if "$SIM" docker -- /bin/true 2>/dev/null; then
-	T=() U=()
+	declare -A TR
 	for i in 1 2 3 4 5; do
-		T+=("$("$SIM" docker -- "$SANDLOCK" --nproc 64 -- "$BENCH_DIR/thread_rate" "$THREADS" 2>/dev/null | tail -1)")
-		U+=("$("$SIM" docker -- "$SANDLOCK" --nproc 0 -- "$BENCH_DIR/thread_rate" "$THREADS" 2>/dev/null | tail -1)")
+		for c in "64 0" "0 0" "64 10" "0 10"; do
+			set -- $c
+			TR[$1-$2]+="$("$SIM" docker -- "$SANDLOCK" --nproc "$1" --fsize "$2" -- "$BENCH_DIR/thread_rate" "$THREADS" 2>/dev/null | tail -1) "
+		done
+		TR[bare]+="$("$BENCH_DIR/thread_rate" "$THREADS") "
 	done
-	t=$(printf '%s\n' "${T[@]}" | median)
-	u=$(printf '%s\n' "${U[@]}" | median)
+	med() { printf '%s\n' ${TR[$1]} | median; }
+	cost() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f %%", (1 - a / b) * 100 }'; }
 	{
-	echo "# threads/s, create+join one at a time, 5 alternating runs each, medians: $SIM docker -- sandlock --nproc 64|0 -- thread_rate $THREADS" | relp
-	echo "threads counted (--nproc 64) $t, not counted (--nproc 0) $u: cost $(awk -v a="$t" -v b="$u" 'BEGIN { printf "%.1f %%", (1 - a / b) * 100 }') (goal <= 5 %)"
+	echo "# threads/s, create+join one at a time, 5 alternating rounds, medians: $SIM docker -- sandlock --nproc 64|0 --fsize 0|10 -- thread_rate $THREADS" | relp
+	echo "the count alone (--fsize 0): counted $(med 64-0), not counted $(med 0-0): cost $(cost "$(med 64-0)" "$(med 0-0)") (goal <= 5 %)"
+	echo "with the default --fsize 10: counted $(med 64-10), not counted $(med 0-10): cost $(cost "$(med 64-10)" "$(med 0-10)")"
+	echo "the exit check (--fsize 10 over 0), not counted: cost $(cost "$(med 0-10)" "$(med 0-0)"); outside any sandbox: $(med bare)"
 	} | tee -a "$OUT"
 fi

@@ -949,8 +949,11 @@ def shm_shared_uid():
     for mode in ("seed", "fork"):
         d = new_dir(group("shmu-%s-%s" % (mode, secrets.token_hex(4))), "u")
         rpath = os.path.join(d, "r.json")
-        p = subprocess.run([SANDLOCK, *EXTRA, *MODES[mode], "--workdir", d, "--report", rpath, "--",
-                            PY, "-c", SHM_HONEST["seed"]], cwd=d, capture_output=True, timeout=120)
+        # (as root one identity for every run: not the default pool's uid
+        # per run, which a container's root gets)
+        one = ["--uid-pool", "off"] if ROOT else []
+        p = subprocess.run([SANDLOCK, *EXTRA, *MODES[mode], *one, "--workdir", d, "--report", rpath,
+                            "--", PY, "-c", SHM_HONEST["seed"]], cwd=d, capture_output=True, timeout=120)
         try:
             with open(rpath) as f:
                 rep = json.load(f)

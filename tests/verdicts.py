@@ -71,9 +71,21 @@ def bare(kind, mb):
     return p.returncode == 0 and f"held {kind} {mb}".encode() in p.stdout
 
 
+def pooled_shm(kind, r):
+    """A uid of the run's own (root in a container: the default pool) and
+    a shared /dev/shm: the run's files there are open to it, and count
+    against --mem (src/lib/shm.c); the host's /tmp stays closed."""
+    layers = r.get("layers") or {}
+    uid = r.get("uid")
+    return kind in ("devshm_file", "posix") and os.geteuid() == 0 and \
+        isinstance(uid, int) and 59000 <= uid <= 59999 and not layers.get("mountns")
+
+
 def expected_over(kind, r, private_tmp):
     """the verdict and status for holding twice --mem, on this host"""
     layers = r.get("layers") or {}
+    if pooled_shm(kind, r):
+        return "memory_limit", None
     if kind in ("heap", "threads") and not layers.get("seccomp_notify"):
         # one allocation past what --mem leaves, refused by RLIMIT_DATA
         # with nobody to see it: the program's own failure (docs/hosts.md,
@@ -151,12 +163,15 @@ for kind in KINDS:
         want_ok = not (kind in ("memfd", "sysv") and layers.get("seccomp"))  # refused
         # the host's /tmp and /dev/shm are not the run's (default allow-list)
         if kind in ("devshm_file", "tmp_file", "posix") and not layers.get("mountns") and \
-                layers.get("landlock"):
+                layers.get("landlock") and not pooled_shm(kind, r):
             result(r.get("verdict") == "runtime_error" and not held,
                    f"{kind} ({label}): the host's /tmp, /dev/shm cannot be written",
                    f"verdict {r.get('verdict')}, held {held}")
             continue
         peak = r.get("peak_kb") or 0
+        # (a pooled run's files in a shared /dev/shm are weighed against
+        # --mem once the tmpfs holds more than fits it: not in peak_kb
+        # below that, src/lib/accounting.c)
         counted = kind not in ("devshm_file", "tmp_file") or (private and layers.get("mountns"))
         if not want_ok:
             continue

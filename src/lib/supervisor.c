@@ -744,9 +744,9 @@ int sandlock_run(const struct sandlock_policy *p, char *const argv[],
 			    "the working directory holds the system's; give --workdir");
 	/* neither an allow-list nor a /tmp of its own: what every run of
 	 * this uid shares (see docs/hosts.md, "Host classes") */
-	if (run.uid_lock >= 0)
-		; /* a uid no other run has: the kernel keeps them apart */
-	else if (!(res->layers & (SANDLOCK_LAYER_LANDLOCK | SANDLOCK_LAYER_MOUNTNS)))
+	/* (a uid of its own does not close what every uid may read: a
+	 * working directory, a file of mode 0644) */
+	if (!(res->layers & (SANDLOCK_LAYER_LANDLOCK | SANDLOCK_LAYER_MOUNTNS)))
 		sl_missing_add(&miss, "neighbours",
 			    "/tmp, /dev/shm, working dirs, /proc shared with same-uid runs");
 	else if (!(res->layers & SANDLOCK_LAYER_LANDLOCK) && !p->no_landlock)

@@ -211,6 +211,37 @@ PYEOF
 	else
 		fail "default uid pool: multiprocessing as 65534: $(tail -1 "$WORK/mp0.out" | head -c 100); pooled: $(tail -1 "$WORK/mp1.out" | head -c 100)"
 	fi
+	# a shared /dev/shm holding another's unnamed memory (a neighbour's
+	# unlinked file, held open): not this run's, even in the sample taken
+	# as its program dies (an exiting process shows its /proc/PID as
+	# root's, which was read as a run hiding what it holds)
+	rm -f "$WORK/held"
+	$PY -c 'import os, sys, time
+fd = os.open("/dev/shm/sl-cc-held-%d" % os.getpid(), os.O_CREAT | os.O_RDWR, 0o600)
+os.unlink("/dev/shm/sl-cc-held-%d" % os.getpid())
+for _ in range(300):
+    os.write(fd, b"z" * (1 << 20))
+open(sys.argv[1], "w").write("held")
+time.sleep(60)' "$WORK/held" &
+	HELD=$!
+	if wait_until 30 test -s "$WORK/held"; then
+		bad=""
+		for i in $(seq 20); do
+			$S $BE --mem 256 --report "$WORK/dies.json" -- $PY -c 'import os, signal; os.kill(os.getpid(), signal.SIGSEGV)' >/dev/null 2>&1
+			v=$(json "$WORK/dies.json" verdict 2>/dev/null)
+			[ "$v" = runtime_error ] || bad="$bad $v"
+		done
+		kill $HELD 2>/dev/null
+		wait $HELD 2>/dev/null
+		if [ -z "$bad" ]; then
+			pass "default uid pool: 300 MB another holds unnamed in /dev/shm are not this run's (20 of 20 dying runs runtime_error)"
+		else
+			fail "default uid pool: dying runs beside 300 MB held unnamed in /dev/shm:$bad"
+		fi
+	else
+		kill $HELD 2>/dev/null
+		skip "default uid pool: /dev/shm here cannot hold 300 MB"
+	fi
 	# signals by pid reach the kernel now (a pid of another uid: EPERM)
 	kill_code='import os, sys, time
 try:

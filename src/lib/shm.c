@@ -136,6 +136,31 @@ uint64_t sl_shm_sweep(int dir, uid_t uid, bool remove, bool *clean, uint64_t *al
  * would not show them (it made itself not dumpable).
  */
 #define SL_SHM_MAX_INODES 256
+/*
+ * A process whose descriptors or maps we may not read hides them, unless
+ * it has no memory left to hide: one that is exiting or a zombie has
+ * given up its mm, and the kernel then shows its /proc/PID as root's
+ * (task_dump_owner).  Read from /proc/PID/stat, which anyone may read:
+ * the state (Z, X) and the flags (PF_EXITING).  Without this every run
+ * whose last sample met its program dying was charged with all that the
+ * shared tmpfs held unnamed, other runs' and the host's included.
+ */
+static bool hides(pid_t pid)
+{
+	char path[64], buf[1024];
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if (sl_read_small(AT_FDCWD, path, buf, sizeof(buf)) < 0)
+		return false; /* gone */
+	char *p = strrchr(buf, ')');
+	if (!p || p[1] != ' ' || !p[2] || p[2] == 'Z' || p[2] == 'X')
+		return false;
+	/* after the state: ppid pgrp session tty_nr tpgid, then flags */
+	unsigned long flags = 0;
+	if (sscanf(p + 3, "%*d %*d %*d %*d %*d %lu", &flags) != 1)
+		return true;
+	return !(flags & 0x4); /* PF_EXITING */
+}
+
 uint64_t sl_shm_unlinked_kb(dev_t dev, uid_t uid, const pid_t *pids, int n, bool *hidden)
 {
 	ino_t seen[SL_SHM_MAX_INODES];
@@ -149,7 +174,7 @@ uint64_t sl_shm_unlinked_kb(dev_t dev, uid_t uid, const pid_t *pids, int n, bool
 		snprintf(path, sizeof(path), "/proc/%d/fd", (int)pids[i]);
 		DIR *d = opendir(path);
 		if (!d) {
-			if (errno != ENOENT && errno != ESRCH)
+			if (errno != ENOENT && errno != ESRCH && hides(pids[i]))
 				*hidden = true;
 			continue;
 		}
@@ -157,7 +182,7 @@ uint64_t sl_shm_unlinked_kb(dev_t dev, uid_t uid, const pid_t *pids, int n, bool
 		while ((e = readdir(d))) {
 			struct stat st;
 			if (e->d_name[0] == '.' || fstatat(dirfd(d), e->d_name, &st, 0) != 0) {
-				if (e->d_name[0] != '.' && errno == EACCES)
+				if (e->d_name[0] != '.' && errno == EACCES && hides(pids[i]))
 					*hidden = true;
 				continue;
 			}
@@ -176,7 +201,7 @@ uint64_t sl_shm_unlinked_kb(dev_t dev, uid_t uid, const pid_t *pids, int n, bool
 		snprintf(path, sizeof(path), "/proc/%d/maps", (int)pids[i]);
 		FILE *f = fopen(path, "re");
 		if (!f) {
-			if (errno != ENOENT && errno != ESRCH)
+			if (errno != ENOENT && errno != ESRCH && hides(pids[i]))
 				*hidden = true;
 			continue;
 		}

@@ -26,7 +26,7 @@ esac
 export SANDLOCK=$S
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/sandlock-bindings.XXXXXX") || exit 1
-trap 'chmod -R u+w "$WORK" 2>/dev/null; rm -rf "$WORK"' EXIT
+trap '[ "$BASHPID" = "$$" ] || exit; chmod -R u+w "$WORK" 2>/dev/null; rm -rf "$WORK"' EXIT
 TIMEOUT=()
 command -v timeout >/dev/null 2>&1 && TIMEOUT=(timeout 900)
 

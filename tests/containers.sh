@@ -29,6 +29,7 @@ PODMAN_PROFILE=/usr/share/containers/seccomp.json
 RUN_ID=sandlock-test-$(basename "$WORK" | sed 's/.*\.//')
 LANES=()
 cleanup() {
+	[ "$BASHPID" = "$$" ] || return 0 # not in a subshell killed before it reset its traps (tests/lib.sh)
 	local p
 	for p in "${LANES[@]}"; do kill "$p" 2>/dev/null; done
 	docker ps -aq --filter "label=sandlock-test-run=$RUN_ID" 2>/dev/null | xargs -r docker rm -f >/dev/null 2>&1

@@ -18,7 +18,7 @@ skip() { echo "SKIP $1: $2"; S=$((S + 1)); }
 
 # a copy every uid can read (as root the programs run as 65534)
 WORK=$(mktemp -d /tmp/sandlock-examples.XXXXXX)
-trap 'rm -rf "$WORK"' EXIT
+trap '[ "$BASHPID" = "$$" ] || exit; rm -rf "$WORK"' EXIT
 chmod 755 "$WORK"
 cp -r "$ROOT/examples/judge" "$WORK/judge"
 chmod -R a+rX "$WORK/judge"

@@ -10,7 +10,7 @@ FAILURES=()
 
 # A copy every user can read (the checkout may live under a private home).
 STAGE=$(mktemp -d /tmp/sandlock-check.XXXXXX)
-trap 'rm -rf "$STAGE"' EXIT
+trap '[ "$BASHPID" = "$$" ] || exit; rm -rf "$STAGE"' EXIT
 mkdir -p "$STAGE/bin" "$STAGE/progs"
 cp "$BUILD/sandlock" "$STAGE/bin/sandlock"
 cp "$BUILD/sandlock-scan" "$STAGE/bin/sandlock-scan"

@@ -84,6 +84,7 @@ killtree() {
 	kill -TERM "$1" 2>/dev/null
 }
 cleanup() {
+	[ "$BASHPID" = "$$" ] || return 0 # not in a subshell killed before it reset its traps (tests/lib.sh)
 	local p u
 	for p in $(jobs -p); do killtree "$p"; done
 	wait 2>/dev/null

@@ -19,7 +19,7 @@ pass() { P=$((P + 1)); echo "PASS $*"; }
 fail() { F=$((F + 1)); echo "FAIL $*"; }
 skip() { S=$((S + 1)); echo "SKIP $*"; }
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/hosts-selftest.XXXXXX")
-trap 'rm -rf "$WORK"' EXIT
+trap '[ "$BASHPID" = "$$" ] || exit; rm -rf "$WORK"' EXIT
 ROOT=false
 [ "$(id -u)" = 0 ] && ROOT=true
 

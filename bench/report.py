@@ -442,7 +442,8 @@ def main():
                 "interleaved, in blocks alternating a quiet host with one holding 2,000 idle\n"
                 "processes; the figure against the recorded one (`bench/results/startup-recorded.txt`)\n"
                 "names a regression of more than 10 %; thread creation with and without the\n"
-                "supervisor's task count (Docker simulation).")
+                "supervisor's task count (Docker simulation), alone (`--fsize 0`) and with the\n"
+                "default `--fsize`, whose check of a blocked SIGXFSZ sees every thread's exit.")
     raw_section("cpus.txt", "Per-run CPUs: `--cpus auto` (issue 30)",
                 "`bench/cpus.sh` (`make -C bench cpus`; part of `make bench`): a fixed workload run\n"
                 "PAR at a time, with and without `--cpus auto`, interleaved; the spread of each\n"

@@ -114,7 +114,7 @@ type Policy struct {
 
 	Workdir   string // --workdir: chdir before exec
 	User      string // --user UID[:GID], only when started as root
-	UIDPool   string // --uid-pool FIRST-LAST: as root, a free uid of its own per run
+	UIDPool   string // --uid-pool FIRST-LAST, auto (default) or off: as root, a free uid of its own per run
 	Violation string // --violation kill|errno ("": kill)
 
 	Landlock   bool     // --landlock

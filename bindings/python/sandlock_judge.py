@@ -169,7 +169,7 @@ class Policy:
 
     workdir: Optional[PathLike] = None  #: --workdir
     user: Optional[str] = None  #: --user UID[:GID] (only when started as root)
-    uid_pool: Optional[str] = None  #: --uid-pool FIRST-LAST (as root: a uid of its own per run)
+    uid_pool: Optional[str] = None  #: --uid-pool FIRST-LAST, auto (default) or off (as root: a uid of its own per run)
     violation: Optional[str] = None  #: --violation kill|errno
 
     landlock: bool = False

@@ -8,6 +8,10 @@ set -u
 S=$SANDLOCK
 P=${PROGS:?}
 ME=$(id -u)
+# one identity for every run as root (a container's root would otherwise
+# get a uid of the default pool per run, which keeps a victim of 65534 out
+# of reach by itself): the layers below are what is checked here
+[ "$ME" = 0 ] && S="$SANDLOCK --uid-pool off"
 FEAT=$($S --features)
 has() { echo "$FEAT" | grep -q "^$1: available"; }
 # Processes of the grader run as the program's uid: the worst case (as root

@@ -183,6 +183,11 @@ int sl_batch_policy(const struct sandlock_batch *b, const struct opts *step,
 		for (int i = 0; i < 3; i++)
 			if (apply_opts(p, all[i], pass == 0, err, errlen) != 0)
 				return -1;
+	/* A batch hands its box to the program's uid before a step that
+	 * writes it (hand_workdir): a uid known beforehand, not one the
+	 * default pool would give inside the run.  An explicit range stays. */
+	if (!p->uid_pool_first)
+		p->uid_pool_off = true;
 	return 0;
 }
 

@@ -269,8 +269,10 @@ struct sandlock_policy {
 	enum sandlock_runtime runtime;
 	char *wasm_dir;
 	/* uid_pool_first 0: the default, as root with the default identity (65534:65534) where
-	 * the run can make no namespaces (no CAP_SYS_ADMIN: a container): the
-	 * pool SANDLOCK_UID_POOL_FIRST..LAST, less the uids /etc/passwd names;
+	 * the run can make no namespaces (no CAP_SYS_ADMIN: a container), and
+	 * its working directory is not uid's (a grader that chowned it to
+	 * 65534 keeps 65534): the pool SANDLOCK_UID_POOL_FIRST..LAST, less the
+	 * uids /etc/passwd names;
 	 * when every one is taken, uid/gid, named in the report's missing.
 	 * true: uid/gid always (the CLI's --uid-pool off, or --user). */
 	bool uid_pool_off;

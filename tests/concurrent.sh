@@ -196,6 +196,14 @@ PYEOF
 	else
 		fail "default uid pool: two runs at once as ${u1:-?} and ${u2:-?} (want two of 59000-59999)"
 	fi
+	# a working directory the grader handed to 65534 keeps the program there
+	mkdir -p "$WORK/owned" && chown 65534:65534 "$WORK/owned"
+	$S $BE --workdir "$WORK/owned" --report "$WORK/owned.json" -- /bin/sh -c 'echo x >mine'
+	if [ "$(json "$WORK/owned.json" uid)" = 65534 ] && [ -s "$WORK/owned/mine" ]; then
+		pass "default uid pool: a working directory chowned to 65534 keeps 65534 (and is written)"
+	else
+		fail "default uid pool: a working directory chowned to 65534: uid $(json "$WORK/owned.json" uid 2>&1), written $(ls "$WORK/owned")"
+	fi
 	for o in "--uid-pool off" "--user 65534"; do
 		$S $BE $o --report "$WORK/off.json" -- /bin/true >/dev/null 2>&1
 		expect_json "default uid pool: $o runs as 65534" "$WORK/off.json" uid 65534

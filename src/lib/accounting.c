@@ -81,13 +81,7 @@ static ssize_t read_small(const char *path, char *buf, size_t len)
 }
 
 /* The fields of /proc/PID/stat after the command name. */
-struct pstat {
-	pid_t session;
-	long threads;
-	uint64_t own_ticks, child_ticks;
-};
-
-static bool read_stat(pid_t pid, struct pstat *s)
+bool sl_proc_stat(pid_t pid, struct sl_pstat *s)
 {
 	char path[64], buf[1024];
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
@@ -101,6 +95,7 @@ static bool read_stat(pid_t pid, struct pstat *s)
 	int field = 3; /* the state is field 3 */
 	int got = 0;
 	char *save = NULL;
+	s->state = p[1] == ' ' ? p[2] : 0;
 	for (char *tok = strtok_r(p + 2, " ", &save); tok && field <= 20;
 	     tok = strtok_r(NULL, " ", &save), field++)
 		if (field >= 4)
@@ -109,6 +104,7 @@ static bool read_stat(pid_t pid, struct pstat *s)
 		return false;
 	/* f[k] is field k + 4 */
 	s->session = (pid_t)f[6 - 4];
+	s->flags = (unsigned long)f[9 - 4];
 	s->own_ticks = f[14 - 4] + f[15 - 4];
 	s->child_ticks = f[16 - 4] + f[17 - 4];
 	s->threads = (long)f[20 - 4];
@@ -226,7 +222,7 @@ static uint64_t shared_shm_kb(struct sl_acct *a, uint64_t other_kb, const pid_t 
 }
 
 /* The process's own CPU clock (all its threads), or its ticks. */
-static uint64_t proc_cpu_us(pid_t pid, const struct pstat *s, long hz)
+static uint64_t proc_cpu_us(pid_t pid, const struct sl_pstat *s, long hz)
 {
 	clockid_t c = (clockid_t)((~(unsigned)pid << 3) | 2); /* CPUCLOCK_SCHED */
 	uint64_t us = now_us(c);
@@ -254,13 +250,13 @@ static bool holds_for_run(const struct sl_acct *a, pid_t pid)
 static void add(struct sl_acct *a, pid_t pid)
 {
 	struct sl_acct_walk *w = a->walk;
-	struct pstat s;
+	struct sl_pstat s;
 	if (pid <= 0 || w->n >= SL_ACCT_MAX_PROCS)
 		return;
 	for (int i = 0; i < w->n; i++)
 		if (w->pid[i] == pid)
 			return;
-	if (!read_stat(pid, &s) || s.session != a->session)
+	if (!sl_proc_stat(pid, &s) || s.session != a->session)
 		return;
 	w->pid[w->n] = pid;
 	w->threads[w->n++] = s.threads;
@@ -321,9 +317,9 @@ static void walk_run(struct sl_acct *a)
 	add(a, a->session);
 	/* orphans of the run, which came back to us as their subreaper (in a
 	 * pid namespace they go to its init, the run's first process) */
-	struct pstat self;
+	struct sl_pstat self;
 	pid_t me = getpid();
-	if (!a->in_pidns && read_stat(me, &self))
+	if (!a->in_pidns && sl_proc_stat(me, &self))
 		add_children(a, me, self.threads);
 	for (int i = 0; i < w->n; i++) /* w->n grows as children are found */
 		add_children(a, w->pid[i], w->threads[i]);
@@ -333,10 +329,10 @@ static void walk_run(struct sl_acct *a)
 static bool probe(struct sl_acct *a)
 {
 	char path[64];
-	struct pstat s;
+	struct sl_pstat s;
 	snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)a->session, (int)a->session);
 	a->children_lists = access(path, R_OK) == 0;
-	if (!read_stat(a->session, &s) || s.session != a->session ||
+	if (!sl_proc_stat(a->session, &s) || s.session != a->session ||
 	    !(a->walk = malloc(sizeof(*a->walk)))) {
 		/* the run's cgroup still counts what it can */
 		a->need_walk = false;
@@ -589,13 +585,13 @@ struct task_walk {
 
 static void task_add(struct task_walk *t, pid_t pid)
 {
-	struct pstat s;
+	struct sl_pstat s;
 	if (pid <= 0 || t->n >= SL_ACCT_MAX_PROCS)
 		return;
 	for (int i = 0; i < t->n; i++)
 		if (t->pid[i] == pid)
 			return;
-	if (!read_stat(pid, &s) || s.session != t->session)
+	if (!sl_proc_stat(pid, &s) || s.session != t->session)
 		return;
 	t->pid[t->n++] = pid;
 	if (pid != t->init)

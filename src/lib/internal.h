@@ -312,6 +312,16 @@ uint64_t sl_shm_sweep(int dir, uid_t uid, bool remove, bool *clean, uint64_t *al
 /* what the processes pids hold of the tmpfs dev that is no longer named */
 uint64_t sl_shm_unlinked_kb(dev_t dev, uid_t uid, const pid_t *pids, int n, bool *hidden);
 
+/* accounting.c: a process's /proc/PID/stat, the fields we read */
+struct sl_pstat {
+	char state;              /* R S D Z X ... */
+	unsigned long flags;     /* PF_* (PF_EXITING 0x4) */
+	pid_t session;
+	long threads;
+	uint64_t own_ticks, child_ticks;
+};
+bool sl_proc_stat(pid_t pid, struct sl_pstat *s);
+
 /* uidpool.c */
 int sl_uidpool_claim(struct sl_run *run, struct sandlock_result *res);
 void sl_uidpool_release(struct sl_run *run);

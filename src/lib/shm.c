@@ -147,18 +147,10 @@ uint64_t sl_shm_sweep(int dir, uid_t uid, bool remove, bool *clean, uint64_t *al
  */
 static bool hides(pid_t pid)
 {
-	char path[64], buf[1024];
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	if (sl_read_small(AT_FDCWD, path, buf, sizeof(buf)) < 0)
+	struct sl_pstat st;
+	if (!sl_proc_stat(pid, &st))
 		return false; /* gone */
-	char *p = strrchr(buf, ')');
-	if (!p || p[1] != ' ' || !p[2] || p[2] == 'Z' || p[2] == 'X')
-		return false;
-	/* after the state: ppid pgrp session tty_nr tpgid, then flags */
-	unsigned long flags = 0;
-	if (sscanf(p + 3, "%*d %*d %*d %*d %*d %lu", &flags) != 1)
-		return true;
-	return !(flags & 0x4); /* PF_EXITING */
+	return st.state != 'Z' && st.state != 'X' && !(st.flags & 0x4); /* PF_EXITING */
 }
 
 uint64_t sl_shm_unlinked_kb(dev_t dev, uid_t uid, const pid_t *pids, int n, bool *hidden)

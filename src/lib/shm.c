@@ -141,7 +141,9 @@ uint64_t sl_shm_sweep(int dir, uid_t uid, bool remove, bool *clean, uint64_t *al
  * it has no memory left to hide: one that is exiting or a zombie has
  * given up its mm, and the kernel then shows its /proc/PID as root's
  * (task_dump_owner).  Read from /proc/PID/stat, which anyone may read:
- * the state (Z, X) and the flags (PF_EXITING).  Without this every run
+ * the state (Z, X) and the flags (PF_EXITING); and a live process whose
+ * /proc/PID/fd is still its uid's did not hide (two runs side by side in a
+ * container were each charged with another's 400 MB without this).  Without this every run
  * whose last sample met its program dying was charged with all that the
  * shared tmpfs held unnamed, other runs' and the host's included.
  */
@@ -150,7 +152,15 @@ static bool hides(pid_t pid)
 	struct sl_pstat st;
 	if (!sl_proc_stat(pid, &st))
 		return false; /* gone */
-	return st.state != 'Z' && st.state != 'X' && !(st.flags & 0x4); /* PF_EXITING */
+	if (st.state == 'Z' || st.state == 'X' || (st.flags & 0x4)) /* PF_EXITING */
+		return false;
+	/* a process that made itself not dumpable shows its /proc/PID/fd
+	 * as root's; one still shown as its own uid's hides nothing (what
+	 * refused us was not its choice) */
+	char path[48];
+	struct stat pst;
+	snprintf(path, sizeof(path), "/proc/%d/fd", (int)pid);
+	return stat(path, &pst) != 0 || pst.st_uid == 0;
 }
 
 uint64_t sl_shm_unlinked_kb(dev_t dev, uid_t uid, const pid_t *pids, int n, bool *hidden)

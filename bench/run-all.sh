@@ -65,6 +65,14 @@ if [ $HAVE_SANDLOCK = 1 ]; then
     SANDLOCK="$SNAPDIR/sandlock"
     SANDLOCK_SHA=$(sha256sum "$SANDLOCK" | cut -c1-16)
 fi
+# Every run starts in a working directory of the program's own (65534's as
+# root), as a grader's runs do: the seed line then needs no private HOME made
+# on the host's disk (bench/scaling.sh measures that case too, as seed_ro).
+WORKDIR=$(mktemp -d "${TMPDIR:-/tmp}/sandlock-bench-wd.XXXXXX")
+chmod 0755 "$WORKDIR"
+[ "$(id -u)" = 0 ] && chown 65534:65534 "$WORKDIR"
+trap 'rm -rf "${SNAPDIR:-}" "$WORKDIR"' EXIT
+cd "$WORKDIR" || exit 2
 HAVE_BWRAP=0; command -v bwrap >/dev/null 2>&1 && HAVE_BWRAP=1
 HAVE_FIREJAIL=0; command -v firejail >/dev/null 2>&1 && HAVE_FIREJAIL=1
 HAVE_GNUPLOT=0; command -v gnuplot >/dev/null 2>&1 && HAVE_GNUPLOT=1

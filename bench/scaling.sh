@@ -39,21 +39,34 @@ for p in runner floor_proto thread_rate; do
 	[ -x "$BENCH_DIR/$p" ] || make -C "$BENCH_DIR" "$p" >/dev/null || exit 2
 done
 SEED="$SANDLOCK --no-fork --no-network --clean-env --cpu 5 --mem 256 -- /bin/true"
+# ... from a working directory the program may not write: its HOME and
+# TMPDIR are then a private directory made on the host's /tmp per run
+SEEDD="$SANDLOCK --workdir @RO --no-fork --no-network --clean-env --cpu 5 --mem 256 -- /bin/true"
 FORK="$SANDLOCK -- /bin/true"
 PROTO="$BENCH_DIR/floor_proto /bin/true"
 median() { sort -g | awk '{ v[NR] = $1 } END { if (!NR) print "nan"; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 # block: one runner block, prints "seed/proto fork/proto seed_ms proto_ms"
+# Each run starts in a working directory of the program's own (where a
+# grader runs a submission: a directory handed to its identity, 65534 as
+# root), as the seed line's measure; seed_ro starts in one it may not write.
 block() {
-	"$R" -n "$ROUNDS" -w 3 seed "$SEED" fork "$FORK" proto "$PROTO" >"$TMP/block" 2>/dev/null
+	(cd "$TMP/wd" && "$R" -n "$ROUNDS" -w 3 seed "$SEED" fork "$FORK" proto "$PROTO" \
+		seed_ro "${SEEDD/@RO/$TMP/ro}" >"$TMP/block" 2>/dev/null)
 	awk -F'\t' '$1 == "ratio" && $2 == "seed" && $3 == "proto" { s = $4 }
 		    $1 == "ratio" && $2 == "fork" && $3 == "proto" { f = $4 }
-		    $1 == "stat" && $2 == "seed" { sm = $5; bad += $4 }
+		    $1 == "ratio" && $2 == "seed_ro" && $3 == "proto" { r = $4 }
+		    $1 == "stat" && ($2 == "seed" || $2 == "fork" || $2 == "seed_ro") { bad += $4 }
+		    $1 == "stat" && $2 == "seed" { sm = $5 }
 		    $1 == "stat" && $2 == "proto" { pm = $5; bad += $4 }
-		    END { print s, f, sm, pm, bad + 0 }' "$TMP/block"
+		    END { print s, f, sm, pm, bad + 0, r }' "$TMP/block"
 }
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/sandlock-scale.XXXXXX")
+chmod 0755 "$TMP"
+mkdir "$TMP/wd" "$TMP/ro"
+chmod 0555 "$TMP/ro"
+[ "$(id -u)" = 0 ] && chown 65534:65534 "$TMP/wd"
 HOLDER=
-cleanup() { [ -n "$HOLDER" ] && { exec 8>&-; wait "$HOLDER" 2>/dev/null; }; rm -rf "$TMP"; }
+cleanup() { [ -n "$HOLDER" ] && { exec 8>&-; wait "$HOLDER" 2>/dev/null; }; chmod 0755 "$TMP/ro"; rm -rf "$TMP"; }
 trap cleanup EXIT
 hold() {
 	mkfifo "$TMP/hold"
@@ -68,11 +81,12 @@ release() { exec 8>&-; wait "$HOLDER" 2>/dev/null; HOLDER=; rm -f "$TMP/hold" "$
 relp() { sed "s|$ROOT/||g"; }
 {
 echo "# scaling.sh $(date -u '+%Y-%m-%d %H:%M:%S UTC'), $(nproc) CPUs, $(uname -r), user $(id -un), sandlock sha256 $(sha256sum "$SANDLOCK" | cut -c1-16)"
-echo "# blocks of $ROUNDS rounds, interleaved: $R -n $ROUNDS -w 3 seed '$SEED' fork '$FORK' proto '$PROTO'"
+echo "# blocks of $ROUNDS rounds, interleaved: $R -n $ROUNDS -w 3 seed '$SEED' fork '$FORK' proto '$PROTO' seed_ro '$SEEDD'"
+echo "# in a working directory of the program's own (65534's as root); @RO: a directory it may not write"
 echo "# quiet and with $IDLE idle processes (python3 tests/idle_procs.py $IDLE) alternating, $BLOCKS pairs"
-echo "# block host seed/proto fork/proto seed_ms proto_ms failed_runs"
+echo "# block host seed/proto fork/proto seed_ms proto_ms failed_runs seed_ro/proto"
 } | relp >"$OUT"
-GROW=() FGROW=() QSEED=() QFORK=()
+GROW=() FGROW=() QSEED=() QFORK=() QRO=()
 for b in $(seq "$BLOCKS"); do
 	q=$(block)
 	echo "block quiet $q" >>"$OUT"
@@ -86,16 +100,19 @@ for b in $(seq "$BLOCKS"); do
 	FGROW+=("$(awk -v a="$lf" -v b="$qf" 'BEGIN { print a / b }')")
 	QSEED+=("$qs")
 	QFORK+=("$qf")
+	set -- $q; QRO+=("$6")
 done
 g=$(printf '%s\n' "${GROW[@]}" | median)
 fg=$(printf '%s\n' "${FGROW[@]}" | median)
 qs=$(printf '%s\n' "${QSEED[@]}" | median)
 qf=$(printf '%s\n' "${QFORK[@]}" | median)
+qr=$(printf '%s\n' "${QRO[@]}" | median)
 {
 echo "growth seed $g (with $IDLE idle processes / quiet, each over floor_proto; goal <= 1.10)"
 echo "growth fork $fg"
 echo "quiet seed/floor_proto $qs (goal <= 1.05)"
 echo "quiet fork/floor_proto $qf"
+echo "quiet seed_ro/floor_proto $qr (workdir not the program's: a private directory on the host's /tmp per run)"
 } | tee -a "$OUT"
 
 # the recorded figure

@@ -207,6 +207,7 @@ struct sl_run {
 	bool mount_proc, mount_tmp;
 	bool disk_dropped;       /* --disk given, no mount namespace (best effort) */
 	char *tmp_dir;           /* isolate_tmp directory */
+	bool home_in_tmp;        /* HOME and TMPDIR: the run's own /tmp (namespaces.c) */
 	char *tmp_parent;        /* its unlistable parent (as root), ours alone */
 	bool tmp_recycle;        /* park it for a later run (see scratch.c) */
 	long long tmp_gen;       /* its inode generation when the run began */
@@ -490,6 +491,7 @@ enum sandlock_unshare sl_unshare_mode(const struct sandlock_policy *p,
 				      const struct sandlock_features *f);
 void sl_namespaces_disable(struct sl_run *run, struct sandlock_result *res);
 void sl_namespaces_keep_paths(struct sl_run *run);
+bool sl_namespaces_home_in_tmp(const struct sl_run *run, const struct sandlock_features *f);
 
 /* scratch.c */
 bool sl_landlock_workdir_tmp(const struct sl_run *run, const struct sandlock_features *f,

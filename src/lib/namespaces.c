@@ -45,6 +45,28 @@ enum sandlock_unshare sl_unshare_mode(const struct sandlock_policy *p,
 							  : SANDLOCK_UNSHARE_OFF;
 }
 
+/* --clean-env in a run that will have a /tmp of its own (the tmpfs of its
+ * mount namespace): that /tmp is the run's private HOME and TMPDIR, fresh,
+ * reached by no other run, and gone with the namespace, so no directory is
+ * made on the host's disk for it (a journalled mkdir and rmdir and a
+ * registry entry: about a tenth of a forking run's start-up on ext4).
+ * Where the namespaces then fail, the supervisor makes the host's
+ * directory after all (see sandlock_run).  Not with an allow-list of the
+ * caller's (--landlock, --strict: /tmp is in it only if named), a guard
+ * (its own list of paths), --isolate-tmp or --disk (their directories
+ * have rules of their own). */
+bool sl_namespaces_home_in_tmp(const struct sl_run *run, const struct sandlock_features *f)
+{
+	const struct sandlock_policy *p = run->p;
+	enum sandlock_unshare m = sl_unshare_mode(p, f);
+	struct stat st;
+	return p->clean_env && !p->isolate_tmp && !p->disk_mb && !p->landlock && !p->strict &&
+	       p->guard == SANDLOCK_GUARD_NONE && p->runtime == SANDLOCK_RUNTIME_NATIVE &&
+	       (m == SANDLOCK_UNSHARE_AUTO || m == SANDLOCK_UNSHARE_ON) &&
+	       f->state[__builtin_ctz(SANDLOCK_LAYER_MOUNTNS)] == SANDLOCK_AVAILABLE &&
+	       stat("/tmp", &st) == 0 && S_ISDIR(st.st_mode);
+}
+
 static bool under_tmp(const char *path)
 {
 	return !strncmp(path, "/tmp/", 5) && path[5];

@@ -224,6 +224,20 @@ static pid_t spawn_with_fallbacks(struct sl_run *run, const struct sandlock_feat
 		sl_spawn_release(run);
 		sl_namespaces_disable(run, res);
 		run->ns_dropped = before & ~res->layers;
+		/* the run's own /tmp was to be its HOME: a directory of its
+		 * own on the host's instead, before the filter that knows the
+		 * environment's address and the ruleset that allows it */
+		if (run->home_in_tmp) {
+			run->home_in_tmp = false;
+			if ((*err = sl_scratch_create(run, f, res)))
+				return -1;
+			if (sl_environ_set(&run->envp, "TMPDIR", run->tmp_dir) != 0 ||
+			    sl_environ_set(&run->envp, "HOME", run->tmp_dir) != 0) {
+				sl_seterr(res, "out of memory");
+				*err = SANDLOCK_ENOMEM;
+				return -1;
+			}
+		}
 		/* --disk is a tmpfs of the run's own: no mount namespace, no cap
 		 * (the wasm backend's host counts the guest's files itself) */
 		bool disk_ns = p->disk_mb && p->runtime != SANDLOCK_RUNTIME_WASM;
@@ -610,13 +624,14 @@ int sandlock_run(const struct sandlock_policy *p, char *const argv[],
 	const char *wtmp = NULL;
 	if (sl_landlock_workdir_tmp(&run, &f, wd))
 		wtmp = wd;
-	else if ((err = sl_scratch_create(&run, &f, res)))
+	else if (!(run.home_in_tmp = sl_namespaces_home_in_tmp(&run, &f)) &&
+		 (err = sl_scratch_create(&run, &f, res)))
 		goto failed;
 	if ((p->landlock || p->strict) && !p->isolate_tmp)
 		wtmp = !p->workdir ? run.cwd
 		       : p->workdir[0] == '/' ? p->workdir
 		       : realpath(p->workdir, wd);
-	if (!(run.envp = sl_environ_build(p, run.tmp_dir, wtmp))) {
+	if (!(run.envp = sl_environ_build(p, run.home_in_tmp ? "/tmp" : run.tmp_dir, wtmp))) {
 		sl_seterr(res, "out of memory");
 		err = SANDLOCK_ENOMEM;
 		goto failed;

@@ -195,6 +195,39 @@ if [ "${out#* }" = "0o700 True True" ] && [ ! -e "$d" ]; then pass "isolate-tmp:
 $S --isolate-tmp --timeout 0.5 -- $PY -c 'import os, time; open(os.environ["TMPDIR"] + "/f", "w"); print(os.environ["TMPDIR"], flush=True); time.sleep(10)' >"$WORK/iso" 2>&1
 d=$(head -1 "$WORK/iso")
 if [ -n "$d" ] && [ ! -e "$d" ]; then pass "isolate-tmp: removed after a wall timeout"; else fail "isolate-tmp after timeout: $d"; fi
+# --clean-env in a run with a mount namespace: HOME and TMPDIR are its own
+# /tmp (nothing made on the host's disk); where the namespaces then fail at
+# the run's clone (a host that refuses CLONE_NEWNET, which the probe does not
+# try), a private directory on the host instead, writable, removed after.
+# Evidence: the file written there, and what is left on the host.
+if has mountns && $PY -c "import seccomp" 2>/dev/null; then
+	out=$($S --no-network --clean-env --workdir "$SUB" -- $PY -c '
+import os
+h = os.environ["HOME"]; open(os.path.join(h, "planted"), "w").write("x")
+print(h, os.environ["TMPDIR"] == h, os.path.exists("/tmp/planted"))')
+	if [ "$out" = "/tmp True True" ] && [ ! -e /tmp/planted ]; then
+		pass "clean-env + mount namespace: HOME and TMPDIR are the run's own /tmp, not the host's"
+	else fail "clean-env + mount namespace: $out (host /tmp/planted: $([ -e /tmp/planted ] && echo yes || echo no))"; fi
+	cat >"$WORK/nonet.py" <<'PYEOF'
+import errno, os, sys, seccomp
+f = seccomp.SyscallFilter(seccomp.ALLOW)
+NEWNET = 0x40000000
+f.add_rule(seccomp.ERRNO(errno.EPERM), "clone", seccomp.Arg(0, seccomp.MASKED_EQ, NEWNET, NEWNET))
+f.add_rule(seccomp.ERRNO(errno.EPERM), "unshare", seccomp.Arg(0, seccomp.MASKED_EQ, NEWNET, NEWNET))
+f.add_rule(seccomp.ERRNO(errno.ENOSYS), "clone3")
+f.load()
+os.execvp(sys.argv[1], sys.argv[1:])
+PYEOF
+	out=$($PY "$WORK/nonet.py" $S --no-network --clean-env --report "$WORK/fb.json" --workdir "$SUB" -- $PY -c '
+import os
+h = os.environ["HOME"]; open(os.path.join(h, "f"), "w").write("x")
+print(h, os.environ["TMPDIR"] == h, os.path.exists(os.path.join(h, "f")))')
+	d=${out%% *}
+	if [ "${out#* }" = "True True" ] && [ "$d" != /tmp ] && [ ! -e "$d" ] &&
+	   grep -q '"mountns":false' "$WORK/fb.json"; then
+		pass "clean-env, namespaces refused at the run's clone: a private HOME on the host, removed after"
+	else fail "clean-env fallback: $out (left: $([ -e "$d" ] && echo yes || echo no); $(head -c 300 "$WORK/fb.json"))"; fi
+fi
 # as root, a --no-network run's emptied directory is parked for the next
 # one when each run has a uid of its own (src/lib/scratch.c): what the next run
 # gets must be as good as new

@@ -443,7 +443,20 @@ def main():
                 "processes; the figure against the recorded one (`bench/results/startup-recorded.txt`)\n"
                 "names a regression of more than 10 %; thread creation with and without the\n"
                 "supervisor's task count (Docker simulation), alone (`--fsize 0`) and with the\n"
-                "default `--fsize`, whose check of a blocked SIGXFSZ sees every thread's exit.")
+                "default `--fsize`, whose check of a blocked SIGXFSZ sees every thread's exit.\n"
+                "Every run starts in a working directory of the program's own (65534's as root), as a\n"
+                "grader's does: the seed line's `HOME` and `TMPDIR` then need nothing made per run\n"
+                "(docs/filesystem.md). `seed_ro` starts in one the program may not write: each run\n"
+                "makes and removes a private directory on the host's `/tmp` for them (a journalled\n"
+                "mkdir, rmdir and registry entry on ext4), the price of issue 24's private `HOME`\n"
+                "there; hand the program its directory, or give it one with `--workdir`.\n"
+                "The forking run against the build of 2026-12-03 (`bench/compare.sh`, 500 paired\n"
+                "rounds): `bench/results/compare-2026-12-03.txt`.")
+    raw_section("compare-2026-12-03.txt", "Against the build of 2026-12-03 (issue 26)",
+                "`bench/compare.sh OLD NEW 500` from a working directory of the program's own, OLD\n"
+                "built from main of 2026-12-03 (ede9415) in a git worktree: the seed line (`default`),\n"
+                "`--isolate-tmp` and a forking run, new over old per profile (goal for the forking\n"
+                "run: <= 1.10).")
     raw_section("cpus.txt", "Per-run CPUs: `--cpus auto` (issue 30)",
                 "`bench/cpus.sh` (`make -C bench cpus`; part of `make bench`): a fixed workload run\n"
                 "PAR at a time, with and without `--cpus auto`, interleaved; the spread of each\n"

@@ -112,7 +112,11 @@ enum sandlock_layer {
 	 * arguments, environment, stdio and the directories named; a
 	 * boundary of its own, under whatever layers the host gives too. */
 	SANDLOCK_LAYER_WASM = 1u << 21,
-	SANDLOCK_LAYER_COUNT = 22
+	/* Where the kernel has no Landlock but the run has a mount namespace:
+	 * the filesystem allow-list (--landlock, --ro, --rw) as a root of the
+	 * run's own holding only the allowed paths, bound at their places */
+	SANDLOCK_LAYER_BIND_ROOT = 1u << 22,
+	SANDLOCK_LAYER_COUNT = 23
 };
 /* Name of one layer bit ("seccomp", "landlock", ...), NULL if unknown. */
 SANDLOCK_API const char *sandlock_layer_name(unsigned layer_bit);

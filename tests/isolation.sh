@@ -461,7 +461,13 @@ if has landlock; then
 	else fail "--no-landlock --require landlock: $msg"; fi
 fi
 if [ -x "$N" ]; then
-	expect_status "no landlock: --landlock fails closed" 125 $N landlock -- $S --landlock -- /bin/true
+	# without Landlock an asked list is a root of binds where the run has a
+	# mount namespace (tests/bind_root.sh), and fails closed where not
+	if $N landlock -- $S --features | grep -q '^mountns: available'; then
+		$N landlock -- $S --report "$WORK/nl.json" --landlock -- /bin/true
+		expect_json "no landlock: --landlock is a root of binds (a mount namespace here)" "$WORK/nl.json" layers.bind_root true
+	fi
+	expect_status "no landlock: --landlock --unshare off fails closed" 125 $N landlock -- $S --landlock --unshare off -- /bin/true
 	expect_status "no landlock: --require landlock fails closed" 125 $N landlock -- $S --require landlock -- /bin/true
 	expect_status "no landlock: --require landlock-scope fails closed" 125 $N landlock -- $S --require landlock-scope -- /bin/true
 	expect_status "no landlock: default profile still runs" 0 $N landlock -- $S --no-fork -- /bin/true

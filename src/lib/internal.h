@@ -236,6 +236,17 @@ struct sl_run {
 	bool hide_scratch;       /* isolate-tmp without a fresh /tmp (see landlock.c) */
 	bool proc_self;          /* the child allows its own /proc/<pid> */
 	bool workdir_dropped;    /* the default allow-list left the workdir out */
+	/* where there is no Landlock: the allow-list as a root of bind
+	 * mounts (bind_root.c), noted by landlock.c, made by the child */
+	bool fs_by_mounts;
+	struct sl_mount_op {
+		char *path;          /* canonical, or as the child sees it */
+		char *target;        /* a symbolic link to make there; NULL: a bind */
+		bool rw, must_exist;
+		bool as_is;          /* a bind of the policy's, as it is */
+		int cover;           /* the closest bind above it; -1 */
+	} *mops;
+	int n_mops, cap_mops;
 	int path_fds[48];        /* the ruleset's paths, closed once the child runs */
 	int n_path_fds;
 	struct sl_proc_rule {    /* rules under /proc: added by the child, whose */
@@ -492,6 +503,17 @@ enum sandlock_unshare sl_unshare_mode(const struct sandlock_policy *p,
 void sl_namespaces_disable(struct sl_run *run, struct sandlock_result *res);
 void sl_namespaces_keep_paths(struct sl_run *run);
 bool sl_namespaces_home_in_tmp(const struct sl_run *run, const struct sandlock_features *f);
+SL_CHILD int sl_remount_ro(const char *path);
+SL_CHILD int sl_make_parents(char *path, size_t from);
+SL_CHILD int sl_mount_point(char *path, size_t from, bool dir);
+
+/* bind_root.c: the allow-list as a root of bind mounts (no Landlock) */
+int sl_bind_root_note(struct sl_run *run, const char *path, bool rw, bool must_exist,
+		      bool child_view);
+int sl_bind_root_note_bind(struct sl_run *run, const char *dst);
+int sl_bind_root_finish(struct sl_run *run);
+void sl_bind_root_release(struct sl_run *run);
+SL_CHILD int sl_bind_root_enter(const struct sl_run *run, bool have_tmp);
 
 /* scratch.c */
 bool sl_landlock_workdir_tmp(const struct sl_run *run, const struct sandlock_features *f,

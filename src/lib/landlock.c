@@ -171,6 +171,7 @@ void sl_landlock_close_paths(struct sl_run *run)
 {
 	while (run->n_path_fds > 0)
 		close(run->path_fds[--run->n_path_fds]);
+	sl_bind_root_release(run);
 }
 
 /* A /proc of its own (pid namespace) has other inodes than ours: rules for
@@ -180,9 +181,21 @@ static bool under_proc(const char *path)
 	return !strncmp(path, "/proc", 5) && (path[5] == '/' || path[5] == 0);
 }
 
+/* A rule that gives more than reading and running what it holds. */
+static bool writes(uint64_t rights)
+{
+	return (rights & ~(FS_RO | LANDLOCK_ACCESS_FS_IOCTL_DEV)) != 0;
+}
+
 static int add_path(struct sl_run *run, int ruleset, const char *path, uint64_t rights,
 		    uint64_t handled, bool must_exist)
 {
+	/* no Landlock here: a bind in the run's own root (bind_root.c) */
+	if (run->fs_by_mounts)
+		return sl_bind_root_note(run, path, writes(rights & handled), must_exist,
+					 under_proc(path) ||
+					 (run->mount_tmp && (!strcmp(path, "/tmp") ||
+							     !strcmp(path, "/dev/shm"))));
 	/* the run's own /tmp and /dev/shm are mounted by the child: a rule
 	 * for them (nsjail's --tmpfsmount /tmp) is made there too */
 	if (under_proc(path) ||
@@ -209,6 +222,8 @@ static int add_path(struct sl_run *run, int ruleset, const char *path, uint64_t 
  * (a mount namespace's) have other inodes than ours. */
 static int add_child_rule(struct sl_run *run, const char *path, uint64_t rights)
 {
+	if (run->fs_by_mounts)
+		return sl_bind_root_note(run, path, writes(rights), false, true);
 	if (run->n_proc_rules == (int)(sizeof(run->proc_rules) / sizeof(run->proc_rules[0]))) {
 		errno = E2BIG;
 		return -1;
@@ -469,7 +484,9 @@ int sl_landlock_prepare(struct sl_run *run, const struct sandlock_features *f,
 	 * --require landlock and --strict still fail closed */
 	bool must = (p->require & SANDLOCK_LAYER_LANDLOCK) || p->strict ||
 		    (asked && !p->best_effort);
-	if (must && abi < 1) {
+	/* no Landlock, a mount namespace: the same list as a root of binds */
+	bool by_mounts = run->fs_by_mounts && want_fs;
+	if (must && abi < 1 && !by_mounts) {
 		int i = 4; /* SANDLOCK_LAYER_LANDLOCK's bit */
 		sl_seterr(res, "%s: landlock is %s on this host (%s); %s",
 			  asked ? "--landlock" : "required layer landlock",
@@ -485,7 +502,7 @@ int sl_landlock_prepare(struct sl_run *run, const struct sandlock_features *f,
 		sl_seterr(res, "landlock scoping needs Landlock ABI 6 (have %d)", abi);
 		return SANDLOCK_ENOSYS;
 	}
-	if (abi < 1)
+	if (abi < 1 && !by_mounts)
 		return 0;
 	struct sl_ruleset_attr attr = { 0, 0, 0 };
 	size_t size = sizeof(uint64_t);
@@ -507,8 +524,8 @@ int sl_landlock_prepare(struct sl_run *run, const struct sandlock_features *f,
 	}
 	if (!attr.handled_access_fs && !attr.handled_access_net && !attr.scoped)
 		return 0;
-	int fd = (int)syscall(SYS_landlock_create_ruleset, &attr, size, 0);
-	if (fd < 0) {
+	int fd = by_mounts ? -1 : (int)syscall(SYS_landlock_create_ruleset, &attr, size, 0);
+	if (fd < 0 && !by_mounts) {
 		sl_seterr(res, "landlock: cannot create ruleset: %s", strerror(errno));
 		return SANDLOCK_ESETUP;
 	}
@@ -541,10 +558,12 @@ int sl_landlock_prepare(struct sl_run *run, const struct sandlock_features *f,
 		}
 		if (defaults) {
 			for (const char *const *d = sl_landlock_default_ro; *d && !r; d++)
-				if (d == sl_landlock_default_ro || !under_usr(*d))
+				/* (a root of binds needs the link itself) */
+				if (d == sl_landlock_default_ro || run->fs_by_mounts || !under_usr(*d))
 					r = add_path(run, fd, *d, default_rights(*d, FS_RO), h, false);
 			for (const char *const *d = sl_landlock_default_rw; *d && !r; d++)
 				r = add_path(run, fd, *d, default_rights(*d, h), h, false);
+
 			const char *wd = p->workdir ? p->workdir : ".";
 			char real[4096];
 			/* a container's default working directory is /: the
@@ -568,6 +587,11 @@ int sl_landlock_prepare(struct sl_run *run, const struct sandlock_features *f,
 		}
 		if (!r && run->tmp_dir && (r = add_path(run, fd, run->tmp_dir, h, h, true)))
 			bad = run->tmp_dir;
+		/* the link farm the JDK and compilers are reached through
+		 * (/usr/bin/javac -> /etc/alternatives/javac): Landlock follows
+		 * a link unasked, a root of binds needs it there (links only) */
+		if (!r && run->fs_by_mounts)
+			r = add_path(run, fd, "/etc/alternatives", FS_RO, h, false);
 		/* the WebAssembly backend: its executable and the guest's
 		 * standard library, and the working directory it gives the guest */
 		for (int i = 0; i < 2 && !r; i++)
@@ -600,6 +624,27 @@ int sl_landlock_prepare(struct sl_run *run, const struct sandlock_features *f,
 		sl_seterr(res, "landlock: cannot hide the terminals: %s", strerror(errno));
 		close(fd);
 		return SANDLOCK_ESETUP;
+	}
+	if (by_mounts) {
+		/* as sl_landlock_apply gives /proc/self: the run's own /proc
+		 * (a pid namespace's: its processes only), read-only */
+		if ((p->landlock || run->proc_self) &&
+		    sl_bind_root_note(run, "/proc", false, false, true) != 0) {
+			sl_seterr(res, "bind_root: %s", strerror(errno));
+			return SANDLOCK_ESETUP;
+		}
+		/* the policy's binds, where they are shown */
+		for (size_t i = 0; i < p->binds.n; i++)
+			if (sl_bind_root_note_bind(run, strchr(p->binds.v[i], ':') + 1) != 0) {
+				sl_seterr(res, "bind_root: %s", strerror(errno));
+				return SANDLOCK_ESETUP;
+			}
+		if (sl_bind_root_finish(run) != 0) {
+			sl_seterr(res, "bind_root: %s", strerror(errno));
+			return SANDLOCK_ESETUP;
+		}
+		res->layers |= SANDLOCK_LAYER_BIND_ROOT;
+		return 0;
 	}
 	run->landlock_fd = fd;
 	res->layers |= (want_fs ? SANDLOCK_LAYER_LANDLOCK : 0) |

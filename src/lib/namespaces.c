@@ -150,9 +150,17 @@ int sl_namespaces_prepare(struct sl_run *run, const struct sandlock_features *f,
 			     SANDLOCK_LAYER_NETNS | SANDLOCK_LAYER_UTSNS;
 	run->clone_ns_flags = 0;
 	run->in_pidns = false;
+	/* An allow-list asked for (--landlock, --ro, --rw) where the kernel
+	 * has no Landlock: a root of bind mounts of the run's own
+	 * (bind_root.c), which needs its mount namespace.  Not for --strict
+	 * or --require landlock, which ask for Landlock itself. */
+	run->fs_by_mounts = (p->landlock || p->ro.n || p->rw.n) && !p->strict && !p->no_landlock &&
+			    !(p->require & SANDLOCK_LAYER_LANDLOCK) && f && f->landlock_abi < 1 &&
+			    p->unshare != SANDLOCK_UNSHARE_OFF && p->runtime == SANDLOCK_RUNTIME_NATIVE &&
+			    f->state[__builtin_ctz(SANDLOCK_LAYER_MOUNTNS)] == SANDLOCK_AVAILABLE;
 	/* a host name needs its uts namespace, whatever else is given */
 	unsigned require = p->require | (p->hostname ? SANDLOCK_LAYER_UTSNS : 0) |
-			   (p->binds.n ? SANDLOCK_LAYER_MOUNTNS : 0);
+			   (p->binds.n || run->fs_by_mounts ? SANDLOCK_LAYER_MOUNTNS : 0);
 	bool want = mode == SANDLOCK_UNSHARE_ON || mode == SANDLOCK_UNSHARE_AUTO ||
 		    (require & ns_layers);
 	if (p->unshare == SANDLOCK_UNSHARE_OFF && (p->require & ns_layers)) {
@@ -220,10 +228,11 @@ void sl_namespaces_disable(struct sl_run *run, struct sandlock_result *res)
 			 SANDLOCK_LAYER_IPCNS | SANDLOCK_LAYER_NETNS | SANDLOCK_LAYER_UTSNS);
 }
 
-/* The directories on the way to path (under /tmp/), in the fresh /tmp. */
-SL_CHILD static int make_parents(char *path)
+/* The directories on the way to path, from its first `from` bytes (which
+ * exist) on: under the fresh /tmp (from 5), or the new root (bind_root.c). */
+SL_CHILD int sl_make_parents(char *path, size_t from)
 {
-	for (char *c = path + 5; *c; c++) {
+	for (char *c = path + from; *c; c++) {
 		if (*c != '/')
 			continue;
 		*c = 0;
@@ -232,6 +241,21 @@ SL_CHILD static int make_parents(char *path)
 		if (r != 0 && errno != EEXIST)
 			return -1;
 	}
+	return 0;
+}
+
+/* A mount point at path for a directory or a file, and the directories on
+ * the way (from its first `from` bytes on); one already there will do. */
+SL_CHILD int sl_mount_point(char *path, size_t from, bool dir)
+{
+	if (sl_make_parents(path, from) != 0)
+		return -1;
+	if (dir)
+		return mkdir(path, 0755) != 0 && errno != EEXIST ? -1 : 0;
+	int f = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	if (f < 0)
+		return -1;
+	close(f);
 	return 0;
 }
 
@@ -260,7 +284,7 @@ SL_CHILD static int own_scratch_dir(const struct sl_run *run, bool have_tmp, con
 		return -1;
 	if (have_tmp && under_tmp(path)) {
 		memcpy(buf, path, len + 1);
-		if (make_parents(buf) != 0)
+		if (sl_make_parents(buf, 5) != 0)
 			return -1;
 		if (mkdir(path, 0700) != 0 || chown(path, uid, gid) != 0)
 			return -1;
@@ -295,17 +319,8 @@ SL_CHILD static int bind_back(int fd, const char *path)
 	if (lstat(path, &there) == 0)
 		return 0;
 	memcpy(buf, path, len + 1);
-	if (make_parents(buf) != 0)
+	if (sl_mount_point(buf, 5, S_ISDIR(st.st_mode)) != 0)
 		return -1;
-	if (S_ISDIR(st.st_mode)) {
-		if (mkdir(buf, 0755) != 0 && errno != EEXIST)
-			return -1;
-	} else {
-		int f = open(buf, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
-		if (f < 0)
-			return -1;
-		close(f);
-	}
 	char src[64];
 	snprintf(src, sizeof(src), "/proc/self/fd/%d", fd);
 	return mount(src, buf, NULL, MS_BIND | MS_REC, NULL);
@@ -323,7 +338,6 @@ SL_CHILD static bool path_under(const char *path, const char *dir)
  * program's, and a Landlock rule there reaches through every host path
  * bound back under it: those not under another --rw are made read-only
  * mounts, which no rule can open to writes. */
-SL_CHILD static int remount_ro(const char *path);
 SL_CHILD static int bind_at(const struct sl_run *run, int fd, const char *dst, const char *spec);
 SL_CHILD static int bound_back_ro(const struct sl_run *run, const char *path)
 {
@@ -337,12 +351,12 @@ SL_CHILD static int bound_back_ro(const struct sl_run *run, const char *path)
 	}
 	if (!tmp_rw || (run->tmp_dir && path_under(path, run->tmp_dir)))
 		return 0;
-	return remount_ro(path);
+	return sl_remount_ro(path);
 }
 
 /* A bind mount made read-only; the flags a mount of another namespace
  * locks (nosuid, nodev, noexec, atime) are kept, or the kernel refuses. */
-SL_CHILD static int remount_ro(const char *path)
+SL_CHILD int sl_remount_ro(const char *path)
 {
 	struct statvfs sv;
 	if (statvfs(path, &sv) != 0)
@@ -372,7 +386,7 @@ SL_CHILD static int bind_at(const struct sl_run *run, int fd, const char *dst, c
 		if (!run->mount_tmp || !path_under(dst, "/tmp") || !strcmp(dst, "/tmp"))
 			return -1; /* ENOENT: not ours to make */
 		strcpy(buf, dst);
-		if (make_parents(buf) != 0)
+		if (sl_make_parents(buf, 5) != 0)
 			return -1;
 		int f = -1;
 		if (S_ISDIR(st.st_mode) ? mkdir(buf, 0755) != 0
@@ -401,7 +415,7 @@ SL_CHILD static int bind_at(const struct sl_run *run, int fd, const char *dst, c
 		if (path_under(from, rw))
 			return 0;
 	}
-	return remount_ro(dst);
+	return sl_remount_ro(dst);
 }
 
 /*
@@ -520,6 +534,7 @@ SL_CHILD int sl_namespaces_apply(const struct sl_run *run, volatile int *tmpfs_f
 		  "newinstance,ptmxmode=0666,mode=0620") != 0)
 		mount("tmpfs", "/dev/pts", "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC | MS_RDONLY,
 		      "size=0,mode=0755");
+	bool have_tmp = false;
 	if (run->mount_tmp) {
 		int kfd[SL_MAX_KEEP];
 		bool own_scratch = run->p->disk_mb && run->tmp_dir;
@@ -548,7 +563,7 @@ SL_CHILD int sl_namespaces_apply(const struct sl_run *run, volatile int *tmpfs_f
 			 (unsigned long long)size, (unsigned long long)inodes);
 		/* a minimal container root may have no /tmp: nothing to hide */
 		struct stat tst;
-		bool have_tmp = stat("/tmp", &tst) == 0;
+		have_tmp = stat("/tmp", &tst) == 0;
 		if (have_tmp && mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, opts) != 0)
 			return -1;
 		if (own_scratch && own_scratch_dir(run, have_tmp, opts) != 0)
@@ -581,6 +596,8 @@ SL_CHILD int sl_namespaces_apply(const struct sl_run *run, volatile int *tmpfs_f
 	for (size_t i = 0; i < binds->n && i < SL_MAX_BINDS; i++)
 		if (bind_at(run, bfd[i], strchr(binds->v[i], ':') + 1, binds->v[i]) != 0)
 			return -1;
+	if (run->fs_by_mounts && sl_bind_root_enter(run, have_tmp) != 0)
+		return -1;
 	return 0;
 }
 

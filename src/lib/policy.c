@@ -218,7 +218,7 @@ static const char *const layers[SANDLOCK_LAYER_COUNT] = {
 	"seccomp", "seccomp_notify", "no_new_privs", "rlimits", "landlock",
 	"landlock_net", "landlock_scope", "userns", "pidns", "mountns", "ipcns",
 	"netns", "utsns", "privdrop", "pdeathsig", "isolate_tmp", "strict",
-	"watchdog", "guard_python", "guard_node", "preload", "wasm",
+	"watchdog", "guard_python", "guard_node", "preload", "wasm", "bind_root",
 };
 
 const char *sandlock_layer_name(unsigned bit)

@@ -188,15 +188,23 @@ static pid_t spawn_with_fallbacks(struct sl_run *run, const struct sandlock_feat
 		if (!ns_failed || attempt)
 			return pid;
 		/* a host name or bind mounts asked for: their namespace is required */
+		bool list_lost = run->fs_by_mounts && !p->best_effort;
 		if (sl_unshare_mode(p, f) != SANDLOCK_UNSHARE_AUTO || (p->require & ns_required) ||
-		    p->hostname || p->binds.n) {
+		    p->hostname || p->binds.n || list_lost) {
 			int e = errno;
 			if (pid > 0) {
 				kill(pid, SIGKILL);
 				while (waitpid(pid, &(int){ 0 }, __WALL) < 0 && errno == EINTR)
 					;
 			}
-			sl_explain_missing(p, ns_required & res->layers, "namespace", res);
+			if (list_lost && !p->hostname && !p->binds.n && !(p->require & ns_required))
+				sl_seterr(res, "the allow-list asked for (--landlock, --ro, --rw): this host has "
+					       "no Landlock, and a root of bind mounts in its place needs a "
+					       "mount namespace, which it refuses (%s); --best-effort runs "
+					       "without the list, reported",
+					  strerror(pid < 0 ? e : run->fail_errno));
+			else
+				sl_explain_missing(p, ns_required & res->layers, "namespace", res);
 			if (!res->error[0])
 				sl_seterr(res, "namespaces could not be set up here: %s%s%s",
 					  pid < 0 ? "clone" : sl_step_name(run->fail_step),
@@ -224,6 +232,13 @@ static pid_t spawn_with_fallbacks(struct sl_run *run, const struct sandlock_feat
 		sl_spawn_release(run);
 		sl_namespaces_disable(run, res);
 		run->ns_dropped = before & ~res->layers;
+		/* --best-effort: no Landlock and no mount namespace, so no
+		 * allow-list at all (the report names landlock missing) */
+		if (run->fs_by_mounts) {
+			run->fs_by_mounts = false;
+			sl_bind_root_release(run);
+			res->layers &= ~SANDLOCK_LAYER_BIND_ROOT;
+		}
 		/* the run's own /tmp was to be its HOME: a directory of its
 		 * own on the host's instead, before the filter that knows the
 		 * environment's address and the ruleset that allows it */
@@ -761,7 +776,9 @@ int sandlock_run(const struct sandlock_policy *p, char *const argv[],
 	 * this uid shares (see docs/hosts.md, "Host classes") */
 	/* (a uid of its own does not close what every uid may read: a
 	 * working directory, a file of mode 0644) */
-	if (!(res->layers & (SANDLOCK_LAYER_LANDLOCK | SANDLOCK_LAYER_MOUNTNS)))
+	if (res->layers & SANDLOCK_LAYER_BIND_ROOT)
+		; /* a root of its own holding only what is allowed */
+	else if (!(res->layers & (SANDLOCK_LAYER_LANDLOCK | SANDLOCK_LAYER_MOUNTNS)))
 		sl_missing_add(&miss, "neighbours",
 			    "/tmp, /dev/shm, working dirs, /proc shared with same-uid runs");
 	else if (!(res->layers & SANDLOCK_LAYER_LANDLOCK) && !p->no_landlock)

@@ -56,10 +56,10 @@ contained() { # NAME EVIDENCE-CHECK-CMD FLAGS... -- CMD...
 	local flags=() cmd
 	while [ "$1" != -- ]; do flags+=("$1"); shift; done
 	shift
-	rm -f "$G/canary" /tmp/sandlock-canary-$ME "$WORK/ev"
+	rm -f "$G/canary" /tmp/sandlock-canary-$ME-$$ "$WORK/ev"
 	"${BARE[@]}" $S --no-landlock --unshare off --workdir "$SUB" -- "$@" >"$WORK/ev" 2>&1
 	if ! eval "$check"; then fail "$name: attack does not work without the layer: $(head -c 200 "$WORK/ev")"; return; fi
-	rm -f "$G/canary" /tmp/sandlock-canary-$ME "$WORK/ev"
+	rm -f "$G/canary" /tmp/sandlock-canary-$ME-$$ "$WORK/ev"
 	$S --workdir "$SUB" "${flags[@]}" -- "$@" >"$WORK/ev" 2>&1
 	if eval "$check"; then fail "$name: not contained by ${flags[*]}"; else pass "$name contained by ${flags[*]}"; fi
 }
@@ -81,8 +81,8 @@ how = struct.pack('QQQ', os.O_RDONLY, 0, 0)
 fd = ctypes.CDLL(None, use_errno=True).syscall(437, -100, b'$G/expected.txt', how, len(how))
 print(os.read(fd, 100) if fd >= 0 else 'denied')"
 	contained "write a canary into the grader's directory" "$wrote_canary" --landlock -- $R "open('$G/canary', 'w').write('x')"
-	contained "write a canary into /tmp" '[ -e /tmp/sandlock-canary-$ME ]' --landlock -- $R "open('/tmp/sandlock-canary-$ME', 'w').write('x')"
-	rm -f /tmp/sandlock-canary-$ME
+	contained "write a canary into /tmp" '[ -e /tmp/sandlock-canary-$ME-$$ ]' --landlock -- $R "open('/tmp/sandlock-canary-$ME-$$', 'w').write('x')"
+	rm -f /tmp/sandlock-canary-$ME-$$
 	# (the path inside the shell's text, not an argument of its own: a file
 	# the grader names on the command line is reachable by design)
 	contained "explicit --ro does not allow the grader dir" "$read_secret" --landlock --ro /usr --ro /lib --ro /lib64 --rw "$SUB" -- /bin/sh -c "cat $G/expected.txt"

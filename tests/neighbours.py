@@ -66,7 +66,9 @@ home = os.environ.get("HOME", ".")
 fd, path = tempfile.mkstemp()
 os.write(fd, ("TMPSECRET" + tok).encode())
 os.close(fd)
-fixed = "/tmp/sl-nb-fixed-" + tok
+# a fixed name, of this test's group only (sys.argv[3]): two lanes' bare
+# attackers truncated each other's victims' files (root may write them all)
+fixed = "/tmp/sl-nb-fixed-" + sys.argv[3] + "-" + tok
 try:
     with open(fixed, "w") as f:
         f.write("7")
@@ -171,7 +173,7 @@ for d in glob.glob("../*/input.txt"):
             changed.append(d)
         except OSError:
             pass
-for d in glob.glob("/tmp/sl-nb-fixed-*"):
+for d in glob.glob("/tmp/sl-nb-fixed-" + (sys.argv[2] if len(sys.argv) > 2 else "") + "-*"):
     try:
         with open(d, "w") as f:
             f.write("666")
@@ -288,11 +290,11 @@ def at_once(mode):
         f.write("WDSECRET" + tok)
     os.chmod(os.path.join(vdir, "secret.txt"), 0o644)
     venv = {"SL_NB_VICTIM": "1", "NB_TOKEN": "ENVSECRET" + tok}
-    vcmd = command(mode, vdir, [PY, "victim.py", tok, "ARGSECRET" + tok], venv)
+    vcmd = command(mode, vdir, [PY, "victim.py", tok, "ARGSECRET" + tok, tag], venv)
     victim = subprocess.Popen(vcmd, cwd=vdir, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                               env=bare_env(shared, venv) if mode == "bare" else None)
     first = victim.stdout.readline()  # READY: its scratch is made
-    acmd = command(mode, adir, [PY, "attacker.py", atok], {})
+    acmd = command(mode, adir, [PY, "attacker.py", atok, tag], {})
     att = subprocess.run(acmd, cwd=adir, capture_output=True, timeout=60,
                          env=bare_env(shared, {}) if mode == "bare" else None)
     # what the attacker left where the next run (or the host) sees it,

@@ -138,10 +138,12 @@ fi
 
 # abstract unix sockets and signals are scoped to the sandbox (Landlock ABI 6)
 if has landlock_scope; then
-	$PY - "$WORK/conn" <<'PYEOF' &
+	# (the name carries this suite's pid: the sanitizer pass runs the suite
+	# in two root lanes at once, and one bound it before the other could)
+	$PY - "$WORK/conn" "$$" <<'PYEOF' &
 import socket, sys, time
 s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-s.bind("\0sandlock-grader-%d" % __import__("os").getuid()); s.listen(5); s.settimeout(20)
+s.bind("\0sandlock-grader-%d-%s" % (__import__("os").getuid(), sys.argv[2])); s.listen(5); s.settimeout(20)
 open(sys.argv[1] + ".ready", "w").close()
 try:
     while True:
@@ -153,7 +155,7 @@ PYEOF
 	BARE=("$N" landlock --)
 	contained "connect to the grader's abstract unix socket" 'grep -q "^ok" "$WORK/ev"' --landlock -- $PY -c "
 import socket, os
-s = socket.socket(socket.AF_UNIX); s.connect('\0sandlock-grader-%d' % $ME); print('ok')"
+s = socket.socket(socket.AF_UNIX); s.connect('\0sandlock-grader-%d-$$' % $ME); print('ok')"
 	{ kill $lpid; wait $lpid; } 2>/dev/null
 	BARE=()
 fi

@@ -280,6 +280,16 @@ struct sandlock_policy {
 	 * when every one is taken, uid/gid, named in the report's missing.
 	 * true: uid/gid always (the CLI's --uid-pool off, or --user). */
 	bool uid_pool_off;
+	/* Empty directories of the run's own (sandlock_policy_add_tmpfs):
+	 * each DST shows a fresh directory of the run's one tmpfs (its /tmp's:
+	 * disk_mb, counted against mem_mb), writable by the program, hiding
+	 * what the host has there; nsjail's --tmpfsmount, bubblewrap's
+	 * --tmpfs.  Needs a mount namespace of the run's own (required
+	 * then).  DST is an existing directory, or lies under the run's own
+	 * /tmp or under another of these, where it is made: the host's files
+	 * are never created or changed.  They are mounted before the binds,
+	 * so a bind may show a host path inside one (/dev with /dev/null). */
+	struct sandlock_strlist tmpfs;
 };
 
 SANDLOCK_API void sandlock_policy_init(struct sandlock_policy *p);
@@ -292,6 +302,8 @@ SANDLOCK_API int sandlock_policy_set_str(char **field, const char *value);
 /* A bind mount of the run's own (the binds field); absolute paths. */
 SANDLOCK_API int sandlock_policy_add_bind(struct sandlock_policy *p, const char *src,
 					  const char *dst);
+/* An empty directory of the run's own at dst (the tmpfs field); absolute. */
+SANDLOCK_API int sandlock_policy_add_tmpfs(struct sandlock_policy *p, const char *dst);
 /* Check a policy; on error writes one line into err (errlen bytes). */
 SANDLOCK_API int sandlock_policy_validate(const struct sandlock_policy *p, char *err, size_t errlen);
 

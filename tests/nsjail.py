@@ -231,7 +231,7 @@ for extra, name in ((["--seccomp_string", "ALLOW { write } DEFAULT KILL"], "--se
                     (["--chroot", "/srv"], "--chroot"),
                     (["--mode", "l"], "--mode"),
                     (["--rlimit_core", "100"], "--rlimit_core"),
-                    (["--tmpfsmount", "/var/tmp"], "--tmpfsmount")):
+                    (["--tmpfsmount", "/proc/sys"], "--tmpfsmount")):
     p = run(shimmy([PY, "-c", f"open({ran_marker!r}, 'w')"], tmpfs=False, extra=extra))
     lines = p.stderr.splitlines()
     ok = (p.returncode == 125 and len(lines) == 1 and name in lines[0]
@@ -272,6 +272,77 @@ else:
     check(p.returncode == 125 and p.stderr.count("\n") == 1 and "--bindmount" in p.stderr,
           "--bindmount_ro SRC:DST where no mount namespace is ours: refused in one line (125)",
           f"status {p.returncode}, {p.stderr!r}")
+
+# ---- --tmpfsmount DST elsewhere: an empty directory of the run's own tmpfs ----
+# /usr/share: a directory every image has, with files in it, which the
+# program may not write (--chroot / is read-only)
+SHARE = "/usr/share"
+share_host = sorted(os.listdir(SHARE))
+TF_TRY = ("import os; print(sorted(os.listdir('/usr/share'))); "
+          f"open('/usr/share/tf-{os.getpid()}', 'w').write('x'); print('wrote')")
+CHROOT = [NSJAIL, "--mode", "o", "--quiet", "--chroot", "/", *DISABLE]
+p = run([*CHROOT, "--", PY, "-c", TF_TRY])
+check(p.returncode != 0 and share_host and str(share_host) in p.stdout and "wrote" not in p.stdout,
+      "no --tmpfsmount: the host's /usr/share is there, and not writable",
+      f"status {p.returncode}, {p.stdout[:200]!r}, {p.stderr[-200:]!r}")
+if NS_OK:
+    p = run([*CHROOT, "--tmpfsmount", SHARE, "--", PY, "-c", TF_TRY])
+    check(p.returncode == 0 and p.stdout == "[]\nwrote\n"
+          and not os.path.exists(f"/usr/share/tf-{os.getpid()}"),
+          "--tmpfsmount /usr/share: empty, writable, and the run's own (nothing lands on the host)",
+          f"status {p.returncode}, {p.stdout[:200]!r}, {p.stderr[-200:]!r}")
+    # nsjail's common shape: an empty /dev with the devices bound into it
+    # (a shell's >/dev/null opens with O_CREAT, which the kernel checks
+    # against the directory's sticky bit: as open('/dev/null', 'w'))
+    DEV_TRY = ("import os; print(sorted(os.listdir('/dev'))); "
+               "open('/dev/null', 'w').write('x'); "
+               "print(len(open('/dev/urandom', 'rb').read(8)))")
+    p = run([*CHROOT, "--tmpfsmount", "/dev", "--bindmount_ro", "/dev/null",
+             "--bindmount_ro", "/dev/urandom", "--", PY, "-c", DEV_TRY])
+    check(p.returncode == 0 and p.stdout == "['null', 'urandom']\n8\n",
+          "-T /dev -R /dev/null -R /dev/urandom: only those two devices, and they work",
+          f"status {p.returncode}, {p.stdout[:300]!r}, {p.stderr[-200:]!r}")
+    # a bind into one: mounted after it, whatever the order given
+    for f in os.listdir(OUT):
+        os.unlink(os.path.join(OUT, f))
+    p = run([*CHROOT, "--bindmount", f"{OUT}:/usr/share/out", "--tmpfsmount", SHARE, "--",
+             PY, "-c", "open('/usr/share/out/result', 'w').write('r'); print('ok')"])
+    check(p.returncode == 0 and os.path.exists(os.path.join(OUT, "result")),
+          "--bindmount SRC:DST inside a --tmpfsmount: the file lands in SRC",
+          f"status {p.returncode}, {os.listdir(OUT)}, {p.stderr[-200:]!r}")
+    # it is the run's memory: 100 MB held there against --rlimit_as 64
+    # (our --mem); the same with room is an honest run
+    rpath = os.path.join(WORK, "tf.json")
+    FILL = ("open('/usr/share/big', 'wb').write(b'x' * (100 << 20)); import time; "
+            "time.sleep(3); print('held')")
+    verdicts = []
+    for mb in ("1024", "64"):
+        p = run([*CHROOT, "--tmpfsmount", SHARE, "--rlimit_as", mb, "--rlimit_fsize", "200",
+                 "--report", rpath, "--", PY, "-c", FILL])
+        verdicts.append((p.returncode, json.load(open(rpath)).get("verdict")
+                         if os.path.exists(rpath) else None))
+    check(verdicts[0] == (0, "ok") and verdicts[1][1] == "memory_limit",
+          "a --tmpfsmount's files count against the run's memory (100 MB: ok under 1024, "
+          "memory_limit under 64)", f"{verdicts}")
+    p = run([*CHROOT, "--tmpfsmount", "/no/such/dir", "--", "/bin/true"])
+    check(p.returncode == 125 and p.stderr.count("\n") == 1 and "--tmpfsmount" in p.stderr
+          and not os.path.exists("/no/such/dir"),
+          "--tmpfsmount on a directory the host does not have: refused (125), nothing made",
+          f"status {p.returncode}, {p.stderr!r}")
+else:
+    # shimmy's container flags, but for the mount namespace it needs
+    CHROOT = [a for a in CHROOT if a != "--disable_clone_newns"]
+    p = run([*CHROOT, "--tmpfsmount", SHARE, "--", "/bin/true"])
+    check(p.returncode == 125 and p.stderr.count("\n") == 1 and "--tmpfsmount" in p.stderr,
+          "--tmpfsmount DST where no mount namespace is ours: refused in one line (125)",
+          f"status {p.returncode}, {p.stderr!r}")
+    rpath = os.path.join(WORK, "tf.json")
+    p = run([*CHROOT, "--tmpfsmount", SHARE, "--best-effort", "--report", rpath, "--",
+             PY, "-c", "print('ran')"])
+    rep = json.load(open(rpath)) if os.path.exists(rpath) else {}
+    check(p.returncode == 0 and p.stdout == "ran\n" and "tmpfsmount" in rep.get("missing", ""),
+          "--tmpfsmount DST with --best-effort: runs without it, named in the report's missing",
+          f"status {p.returncode}, missing {rep.get('missing')!r}, {p.stderr[-200:]!r}")
 
 # ---- --hostname: the jail's own host name, where a uts namespace is ours ----
 ours_name = os.uname().nodename

@@ -41,6 +41,8 @@ struct sl_main_hooks {
 	const char *hostname;          /* the program's host name, or NULL */
 	char **binds;                  /* "SRC:DST" bind mounts of the run's own */
 	size_t nbinds;
+	char **tmpfs;                  /* empty directories of the run's own */
+	size_t ntmpfs;
 	char missing[128];             /* what the caller's options could not have here,
 					  added to the result's missing */
 	bool ran;                      /* out: sandlock_run was called */

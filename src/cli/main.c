@@ -251,6 +251,8 @@ int sl_main(int argc, char **argv, struct sl_main_hooks *hooks)
 		bind_err = sandlock_policy_add_bind(p, hooks->binds[i], c + 1);
 		*c = ':';
 	}
+	for (size_t i = 0; hooks && i < hooks->ntmpfs && !bind_err; i++)
+		bind_err = sandlock_policy_add_tmpfs(p, hooks->tmpfs[i]);
 	if (bind_err || (hooks && hooks->hostname &&
 			 sandlock_policy_set_str(&p->hostname, hooks->hostname) != 0)) {
 		for (size_t i = 0; i < n; i++)

@@ -148,7 +148,16 @@ struct nsj {
 	int log_fd;
 	unsigned long max_cpus;
 	struct args binds;      /* "SRC:DST" of binds elsewhere */
+	struct args same;       /* SRC of binds at SRC: Landlock rules */
+	struct args tmpfs;      /* --tmpfsmount DST other than /tmp and /dev/shm */
 };
+
+static void nsj_free(struct nsj *n)
+{
+	args_free(&n->binds);
+	args_free(&n->same);
+	args_free(&n->tmpfs);
+}
 
 #define FAIL(...) do { snprintf(err, errlen, __VA_ARGS__); return -1; } while (0)
 
@@ -263,6 +272,8 @@ static int bind_rule(struct args *a, struct nsj *n, const char *opt, const char 
 	}
 	add2(a, rw ? "--rw" : "--ro", buf);
 	n->any_bind = true;
+	if (!dst)
+		add(&n->same, buf);
 	if (!dst) {
 		size_t len = strlen(buf);
 		while (len > 1 && buf[len - 1] == '/')
@@ -281,26 +292,68 @@ static int bind_rule(struct args *a, struct nsj *n, const char *opt, const char 
  * on a read-only mount to files, directories and links only), and
  * programs write to /dev/null all the time (subprocess.DEVNULL, >/dev/null).
  * The list is our default allow-list's: the rest of /dev stays as bound. */
+static bool under(const char *path, const char *dir);
 static void device_rules(struct args *a, const struct nsj *n)
 {
 	for (unsigned i = 0; sl_landlock_default_rw[i]; i++) {
 		struct stat st;
+		/* under a --tmpfsmount (-T /dev) only a device bound itself
+		 * is there (a bind of its own then) */
+		bool hidden = false;
+		for (size_t j = 0; j < n->tmpfs.n; j++)
+			hidden |= under(sl_landlock_default_rw[i], n->tmpfs.v[j]);
+		if (hidden && !(n->devs_bound & (1u << i)))
+			continue;
 		if ((n->chroot_root || (n->devs_bound & (1u << i))) &&
 		    stat(sl_landlock_default_rw[i], &st) == 0 && S_ISCHR(st.st_mode))
 			add2(a, "--rw", sl_landlock_default_rw[i]);
 	}
 }
 
+static bool under(const char *path, const char *dir)
+{
+	size_t l = strlen(dir);
+	return !strncmp(path, dir, l) && (path[l] == '/' || path[l] == 0);
+}
+
+/* --tmpfsmount DST: /tmp and /dev/shm are the run's own already (its
+ * tmpfs, made writable); elsewhere an empty directory of that tmpfs at
+ * DST (the policy's tmpfs list).  All of them count against the run's
+ * memory, under one size, where nsjail gives each 4 MiB of its own. */
 static int tmpfs_rule(struct nsj *n, const char *val, char *err, size_t errlen)
 {
-	if (!strcmp(val, "/tmp") || !strcmp(val, "/tmp/"))
+	char buf[4096];
+	size_t l = strlen(val);
+	if (l >= sizeof(buf) || val[0] != '/')
+		FAIL("--tmpfsmount %s: an absolute path, please", val);
+	while (l > 1 && val[l - 1] == '/')
+		l--;
+	memcpy(buf, val, l);
+	buf[l] = 0;
+	if (!strcmp(buf, "/tmp"))
 		n->tmpfs_tmp = true;
-	else if (!strcmp(val, "/dev/shm") || !strcmp(val, "/dev/shm/"))
+	else if (!strcmp(buf, "/dev/shm"))
 		n->tmpfs_shm = true;
+	else if (!strcmp(buf, "/") || under(buf, "/proc") || under(buf, "/sys") ||
+		 strstr(buf, "/../") || (l >= 3 && !strcmp(buf + l - 3, "/..")))
+		FAIL("--tmpfsmount %s: not a place for a tmpfs here (/, /proc, /sys, or a "
+		     "path with \"..\")", val);
 	else
-		FAIL("--tmpfsmount %s: we mount a private tmpfs at /tmp and /dev/shm only; use "
-		     "--tmpfsmount /tmp and point the program there (TMPDIR)", val);
+		add(&n->tmpfs, buf);
 	return 0;
+}
+
+/* NULL where a namespace (layer) can be the run's own here, else why not
+ * (the probe runs once, on the first question) */
+static const char *no_ns_here(struct sandlock_features *f, bool *probed, unsigned layer)
+{
+	int i = __builtin_ctz(layer);
+	if (!*probed)
+		sandlock_probe_features(f);
+	*probed = true;
+	if (f->state[i] == SANDLOCK_AVAILABLE)
+		return NULL;
+	return f->why[i][0] ? f->why[i] : "refused";
 }
 
 static int translate(int argc, char **argv, struct nsj *n, struct args *a, char *missing,
@@ -485,37 +538,15 @@ static int translate(int argc, char **argv, struct nsj *n, struct args *a, char 
 	 * working directory read-write, where nsjail's --cwd inside a
 	 * read-only bind is read-only) */
 	add(a, "--landlock");
-	if (n->binds.n) {
-		/* binds elsewhere: mounts of the run's own, where a mount
-		 * namespace is ours; the destination exists, or is made in
-		 * the run's own /tmp (--tmpfsmount /tmp), never on the host */
-		struct sandlock_features f;
-		if (n->dis_ns)
-			FAIL("--bindmount %s: a bind elsewhere needs a mount namespace, and "
-			     "--disable_clone_newns is given", n->binds.v[0]);
-		sandlock_probe_features(&f);
-		if (f.state[__builtin_ctz(SANDLOCK_LAYER_MOUNTNS)] != SANDLOCK_AVAILABLE)
-			FAIL("--bindmount %s: no mount namespace of the run's own on this host (%s): "
-			     "bind SRC at SRC, or change the program's paths", n->binds.v[0],
-			     f.why[__builtin_ctz(SANDLOCK_LAYER_MOUNTNS)][0]
-			     ? f.why[__builtin_ctz(SANDLOCK_LAYER_MOUNTNS)] : "refused");
-		for (size_t i = 0; i < n->binds.n; i++) {
-			const char *d = strchr(n->binds.v[i], ':') + 1;
-			struct stat st;
-			bool in_tmp = !strncmp(d, "/tmp/", 5) && n->tmpfs_tmp;
-			if (!in_tmp && stat(d, &st) != 0)
-				FAIL("--bindmount %s: %s does not exist, and we make mount points only "
-				     "in the run's own /tmp (--tmpfsmount /tmp), never on the host",
-				     n->binds.v[i], d);
-		}
-	}
-	if (n->tmpfs_tmp || n->tmpfs_shm) {
+	/* a mount namespace of the run's own: learnt once, where it matters */
+	struct sandlock_features f;
+	bool probed = false;
+	const char *no_ns;
+	if (n->tmpfs_tmp || n->tmpfs_shm || n->tmpfs.n) {
 		if (n->dis_ns)
 			FAIL("--tmpfsmount needs a mount namespace of the run's own, and "
 			     "--disable_clone_newns is given");
-		struct sandlock_features f;
-		sandlock_probe_features(&f);
-		if (f.state[__builtin_ctz(SANDLOCK_LAYER_MOUNTNS)] == SANDLOCK_AVAILABLE) {
+		if (!(no_ns = no_ns_here(&f, &probed, SANDLOCK_LAYER_MOUNTNS))) {
 			/* the run's own tmpfs there: all of it is the program's
 			 * (host paths kept visible under it, bound back, are
 			 * read-only mounts: see namespaces.c); a read-only bind
@@ -525,17 +556,64 @@ static int translate(int argc, char **argv, struct nsj *n, struct args *a, char 
 				add2(a, "--rw", "/tmp");
 			if (n->tmpfs_shm)
 				add2(a, "--rw", "/dev/shm");
+			/* elsewhere on a directory that exists, or made in a
+			 * place of the run's own */
+			for (size_t i = 0; i < n->tmpfs.n; i++) {
+				const char *d = n->tmpfs.v[i];
+				bool own = under(d, "/tmp");
+				for (size_t j = 0; j < n->tmpfs.n; j++)
+					own |= j != i && under(d, n->tmpfs.v[j]);
+				struct stat st;
+				if (!own && (stat(d, &st) != 0 || !S_ISDIR(st.st_mode)))
+					FAIL("--tmpfsmount %s: no such directory here, and we make mount "
+					     "points only in the run's own tmpfs, never on the host", d);
+			}
+			/* a bind at its own path inside one (-T /dev -R /dev/null)
+			 * is a mount there, or the tmpfs would hide it */
+			for (size_t i = 0; i < n->same.n; i++)
+				for (size_t j = 0; j < n->tmpfs.n; j++)
+					if (under(n->same.v[i], n->tmpfs.v[j])) {
+						char pair[8200];
+						snprintf(pair, sizeof(pair), "%s:%s", n->same.v[i],
+							 n->same.v[i]);
+						add(&n->binds, pair);
+						break;
+					}
 		} else if (n->best_effort) {
 			/* a private directory (TMPDIR) only, and the report
-			 * says so */
+			 * says so; elsewhere the host's directory, as bound */
 			snprintf(missing, missinglen, "tmpfsmount (no mount namespace here)");
+			while (n->tmpfs.n)
+				free(n->tmpfs.v[--n->tmpfs.n]);
 		} else {
-			FAIL("--tmpfsmount: no mount namespace of the run's own on this host (%s); "
-			     "leave it out, or add --best-effort to run with a private TMPDIR only",
-			     f.why[__builtin_ctz(SANDLOCK_LAYER_MOUNTNS)][0]
-			     ? f.why[__builtin_ctz(SANDLOCK_LAYER_MOUNTNS)] : "refused");
+			FAIL("--tmpfsmount: no mount namespace of the run's own on this host (%.200s); "
+			     "leave it out, or add --best-effort to run without it, reported",
+			     no_ns);
 		}
-		add(a, "--isolate-tmp");
+		if (n->tmpfs_tmp || n->tmpfs_shm)
+			add(a, "--isolate-tmp");
+	}
+	if (n->binds.n) {
+		/* binds elsewhere: mounts of the run's own, where a mount
+		 * namespace is ours; the destination exists, or is made in
+		 * the run's own tmpfs (--tmpfsmount), never on the host */
+		if (n->dis_ns)
+			FAIL("--bindmount %s: a bind elsewhere needs a mount namespace, and "
+			     "--disable_clone_newns is given", n->binds.v[0]);
+		if ((no_ns = no_ns_here(&f, &probed, SANDLOCK_LAYER_MOUNTNS)))
+			FAIL("--bindmount %s: no mount namespace of the run's own on this host (%.200s): "
+			     "bind SRC at SRC, or change the program's paths", n->binds.v[0], no_ns);
+		for (size_t i = 0; i < n->binds.n; i++) {
+			const char *d = strchr(n->binds.v[i], ':') + 1;
+			struct stat st;
+			bool in_tmp = !strncmp(d, "/tmp/", 5) && n->tmpfs_tmp;
+			for (size_t j = 0; j < n->tmpfs.n; j++)
+				in_tmp |= under(d, n->tmpfs.v[j]);
+			if (!in_tmp && stat(d, &st) != 0)
+				FAIL("--bindmount %s: %s does not exist, and we make mount points only "
+				     "in the run's own tmpfs (--tmpfsmount), never on the host",
+				     n->binds.v[i], d);
+		}
 	}
 
 	/* Limits, in our options (sandlock(1), NSJAIL, says where they differ) */
@@ -593,15 +671,11 @@ static int translate(int argc, char **argv, struct nsj *n, struct args *a, char 
 	if (n->hostname) {
 		/* nsjail names the jail's host in its uts namespace: where
 		 * none is ours, refused before anything runs */
-		struct sandlock_features f;
 		if (n->dis_uts)
 			FAIL("--hostname needs a uts namespace, and --disable_clone_newuts is given");
-		sandlock_probe_features(&f);
-		if (f.state[__builtin_ctz(SANDLOCK_LAYER_UTSNS)] != SANDLOCK_AVAILABLE)
-			FAIL("--hostname %s: no uts namespace of the run's own on this host (%s); "
-			     "leave it out", n->hostname,
-			     f.why[__builtin_ctz(SANDLOCK_LAYER_UTSNS)][0]
-			     ? f.why[__builtin_ctz(SANDLOCK_LAYER_UTSNS)] : "refused");
+		if ((no_ns = no_ns_here(&f, &probed, SANDLOCK_LAYER_UTSNS)))
+			FAIL("--hostname %s: no uts namespace of the run's own on this host (%.200s); "
+			     "leave it out", n->hostname, no_ns);
 	}
 	if (req[0] && !n->best_effort)
 		add2(a, "--require", req);
@@ -662,7 +736,7 @@ int sl_nsjail_main(int argc, char **argv)
 	    pin_cpus(n.max_cpus, err, sizeof(err)) != 0) {
 		fprintf(stderr, "sandlock (as nsjail): %s\n", err);
 		args_free(&a);
-		args_free(&n.binds);
+		nsj_free(&n);
 		return SANDLOCK_EXIT_FAILURE;
 	}
 	/* nsjail --log: its messages go there, the program's stderr stays */
@@ -672,7 +746,7 @@ int sl_nsjail_main(int argc, char **argv)
 		if (log < 0) {
 			fprintf(stderr, "sandlock (as nsjail): --log %s: %s\n", n.log, strerror(errno));
 			args_free(&a);
-			args_free(&n.binds);
+			nsj_free(&n);
 			return SANDLOCK_EXIT_FAILURE;
 		}
 	}
@@ -681,7 +755,7 @@ int sl_nsjail_main(int argc, char **argv)
 		if (h.stderr_fd < 0 || dup2(log, STDERR_FILENO) < 0) {
 			fprintf(stderr, "sandlock (as nsjail): --log: %s\n", strerror(errno));
 			args_free(&a);
-			args_free(&n.binds);
+			nsj_free(&n);
 			return SANDLOCK_EXIT_FAILURE;
 		}
 	}
@@ -695,9 +769,11 @@ int sl_nsjail_main(int argc, char **argv)
 	h.hostname = n.hostname ? hostname_copy : NULL;
 	h.binds = n.binds.v;
 	h.nbinds = n.binds.n;
+	h.tmpfs = n.tmpfs.v;
+	h.ntmpfs = n.tmpfs.n;
 	int status = sl_main((int)a.n, a.v, &h);
 	args_free(&a);
-	args_free(&n.binds);
+	nsj_free(&n);
 	if (!h.ran)
 		return status; /* our options were refused: 125, said */
 	/* nsjail's statuses for the same outcomes */

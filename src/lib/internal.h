@@ -35,6 +35,7 @@
 #define SL_MAX_EXEC_PATHS 64
 #define SL_MAX_KEEP 32
 #define SL_MAX_BINDS 32 /* policy binds: SRC:DST mounts of the run's own */
+#define SL_MAX_TMPFS 16 /* policy tmpfs: empty directories of the run's own */
 
 /* The setup steps of the child, in order; a failing step is reported to
  * the supervisor with its errno. */
@@ -253,7 +254,7 @@ struct sl_run {
 		const char *path;    /* /proc may be a new one (pid namespace) */
 		uint64_t access;
 		bool must_exist;
-	} proc_rules[24];
+	} proc_rules[24 + SL_MAX_TMPFS];
 	int n_proc_rules;
 
 	/* seccomp */
@@ -575,9 +576,10 @@ void sl_note_missing(struct sl_missing *m, const struct sandlock_features *f,
 		     unsigned active, unsigned dropped, int dropped_errno);
 /* the layers in place when the run failed at step */
 unsigned sl_layers_set_up(unsigned layers, enum sl_step step);
-/* one line in res->error: the first layer of missing, and why this host lacks it */
+/* one line in res->error: the first layer of missing, and why this host
+ * lacks it; or, with unasked, that --require named one not asked for */
 void sl_explain_missing(const struct sandlock_policy *p, unsigned missing,
-			const char *what, struct sandlock_result *res);
+			const char *what, bool unasked, struct sandlock_result *res);
 /* SANDLOCK_ENOSYS, with the reason, unless every --require layer is active */
 int sl_check_required(const struct sandlock_policy *p, unsigned active,
 		      struct sandlock_result *res);

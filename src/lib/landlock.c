@@ -187,19 +187,31 @@ static bool writes(uint64_t rights)
 	return (rights & ~(FS_RO | LANDLOCK_ACCESS_FS_IOCTL_DEV)) != 0;
 }
 
+/* A place the child mounts for itself: its /proc, its own /tmp and
+ * /dev/shm, the policy's tmpfs directories; a rule for one (nsjail's
+ * --tmpfsmount) is made there, in the child's view. */
+static bool childs_own(const struct sl_run *run, const char *path)
+{
+	if (under_proc(path))
+		return true;
+	if (!run->mount_tmp)
+		return false;
+	if (!strcmp(path, "/tmp") || !strcmp(path, "/dev/shm"))
+		return true;
+	for (size_t i = 0; i < run->p->tmpfs.n; i++)
+		if (!strcmp(path, run->p->tmpfs.v[i]))
+			return true;
+	return false;
+}
+
 static int add_path(struct sl_run *run, int ruleset, const char *path, uint64_t rights,
 		    uint64_t handled, bool must_exist)
 {
 	/* no Landlock here: a bind in the run's own root (bind_root.c) */
 	if (run->fs_by_mounts)
 		return sl_bind_root_note(run, path, writes(rights & handled), must_exist,
-					 under_proc(path) ||
-					 (run->mount_tmp && (!strcmp(path, "/tmp") ||
-							     !strcmp(path, "/dev/shm"))));
-	/* the run's own /tmp and /dev/shm are mounted by the child: a rule
-	 * for them (nsjail's --tmpfsmount /tmp) is made there too */
-	if (under_proc(path) ||
-	    (run->mount_tmp && (!strcmp(path, "/tmp") || !strcmp(path, "/dev/shm")))) {
+					 childs_own(run, path));
+	if (childs_own(run, path)) {
 		if (must_exist && access(path, F_OK) != 0)
 			return -1;
 		if (run->n_proc_rules == (int)(sizeof(run->proc_rules) / sizeof(run->proc_rules[0]))) {
@@ -587,6 +599,11 @@ int sl_landlock_prepare(struct sl_run *run, const struct sandlock_features *f,
 		}
 		if (!r && run->tmp_dir && (r = add_path(run, fd, run->tmp_dir, h, h, true)))
 			bad = run->tmp_dir;
+		/* the policy's tmpfs directories are the program's (made by
+		 * the child, which fails the run if it cannot) */
+		for (size_t i = 0; i < p->tmpfs.n && !r; i++)
+			if ((r = add_path(run, fd, p->tmpfs.v[i], h, h, false)))
+				bad = p->tmpfs.v[i];
 		/* the link farm the JDK and compilers are reached through
 		 * (/usr/bin/javac -> /etc/alternatives/javac): Landlock follows
 		 * a link unasked, a root of binds needs it there (links only) */

@@ -140,6 +140,41 @@ static void keep_under_tmp(struct sl_run *run)
 		}
 }
 
+/* Under the run's own /tmp or strictly under one of the first n tmpfs
+ * directories: a place of the run's own, where a mount point may be made
+ * (one that holds it is shorter, so mounted before it: see the order in
+ * sl_namespaces_apply). */
+SL_CHILD static bool path_under(const char *path, const char *dir);
+SL_CHILD static bool in_own_dir(const struct sandlock_policy *p, size_t n, const char *path)
+{
+	if (path_under(path, "/tmp") && strcmp(path, "/tmp"))
+		return true;
+	for (size_t i = 0; i < n && i < p->tmpfs.n; i++)
+		if (path_under(path, p->tmpfs.v[i]) && strcmp(path, p->tmpfs.v[i]))
+			return true;
+	return false;
+}
+
+/* A tmpfs directory is mounted on a directory that exists, or in a place
+ * of the run's own (made there); said before anything starts. */
+static int tmpfs_dst_check(const struct sandlock_policy *p, size_t i, struct sandlock_result *res)
+{
+	const char *d = p->tmpfs.v[i];
+	struct stat st;
+	if (in_own_dir(p, p->tmpfs.n, d))
+		return 0;
+	if (stat(d, &st) != 0) {
+		sl_seterr(res, "tmpfs %s: %s; a mount point is made only in the run's own /tmp or "
+			       "tmpfs, never on the host", d, strerror(errno));
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		sl_seterr(res, "tmpfs %s: not a directory", d);
+		return -1;
+	}
+	return 0;
+}
+
 int sl_namespaces_prepare(struct sl_run *run, const struct sandlock_features *f,
 			  struct sandlock_result *res)
 {
@@ -160,7 +195,7 @@ int sl_namespaces_prepare(struct sl_run *run, const struct sandlock_features *f,
 			    f->state[__builtin_ctz(SANDLOCK_LAYER_MOUNTNS)] == SANDLOCK_AVAILABLE;
 	/* a host name needs its uts namespace, whatever else is given */
 	unsigned require = p->require | (p->hostname ? SANDLOCK_LAYER_UTSNS : 0) |
-			   (p->binds.n || run->fs_by_mounts ? SANDLOCK_LAYER_MOUNTNS : 0);
+			   (p->binds.n || p->tmpfs.n || run->fs_by_mounts ? SANDLOCK_LAYER_MOUNTNS : 0);
 	bool want = mode == SANDLOCK_UNSHARE_ON || mode == SANDLOCK_UNSHARE_AUTO ||
 		    (require & ns_layers);
 	if (p->unshare == SANDLOCK_UNSHARE_OFF && (p->require & ns_layers)) {
@@ -171,6 +206,9 @@ int sl_namespaces_prepare(struct sl_run *run, const struct sandlock_features *f,
 		sl_seterr(res, "--disk needs a mount namespace of the run's own, and --unshare is off");
 		return SANDLOCK_EINVAL;
 	}
+	for (size_t i = 0; i < p->tmpfs.n; i++)
+		if (tmpfs_dst_check(p, i, res) != 0)
+			return SANDLOCK_EINVAL;
 	if (mode == SANDLOCK_UNSHARE_OFF && !(require & ns_layers))
 		return 0;
 	if (!want)
@@ -261,14 +299,21 @@ SL_CHILD int sl_mount_point(char *path, size_t from, bool dir)
 
 /* /dev/shm (or /var/tmp) as a directory of the run's /tmp: one size for
  * all. */
+SL_CHILD static int dir_in_tmp(bool have_tmp, const char *opts, const char *target,
+			       const char *dir, mode_t mode)
+{
+	if (!have_tmp)
+		return mount("tmpfs", target, "tmpfs", MS_NOSUID | MS_NODEV, opts) != 0 ||
+		       chmod(target, mode) != 0 ? -1 : 0;
+	if (mkdir(dir, mode) != 0 || chmod(dir, mode) != 0)
+		return -1;
+	return mount(dir, target, NULL, MS_BIND, NULL);
+}
+
 SL_CHILD static int shm_in_tmp(bool have_tmp, const char *opts, const char *target,
 			       const char *dir)
 {
-	if (!have_tmp)
-		return mount("tmpfs", target, "tmpfs", MS_NOSUID | MS_NODEV, opts);
-	if (mkdir(dir, 01777) != 0 || chmod(dir, 01777) != 0)
-		return -1;
-	return mount(dir, target, NULL, MS_BIND, NULL);
+	return dir_in_tmp(have_tmp, opts, target, dir, 01777);
 }
 
 /* --disk: the scratch directory in the run's tmpfs, not on the host's
@@ -383,10 +428,10 @@ SL_CHILD static int bind_at(const struct sl_run *run, int fd, const char *dst, c
 	if (fstat(fd, &st) != 0 || strlen(dst) >= sizeof(buf))
 		return -1;
 	if (lstat(dst, &there) != 0) {
-		if (!run->mount_tmp || !path_under(dst, "/tmp") || !strcmp(dst, "/tmp"))
+		if (!run->mount_tmp || !in_own_dir(run->p, run->p->tmpfs.n, dst))
 			return -1; /* ENOENT: not ours to make */
 		strcpy(buf, dst);
-		if (sl_make_parents(buf, 5) != 0)
+		if (sl_make_parents(buf, 1) != 0)
 			return -1;
 		int f = -1;
 		if (S_ISDIR(st.st_mode) ? mkdir(buf, 0755) != 0
@@ -474,6 +519,36 @@ SL_CHILD int sl_hostname_apply(const struct sl_run *run)
 	return sethostname(run->p->hostname, strlen(run->p->hostname));
 }
 
+/* The policy's tmpfs directory i: a fresh directory of the run's tmpfs
+ * (or, where the root has no /tmp, a tmpfs of its own) shown at its path,
+ * which exists or is made in a place of the run's own. */
+SL_CHILD static int tmpfs_at(const struct sl_run *run, bool have_tmp, const char *opts, size_t i)
+{
+	const char *dst = run->p->tmpfs.v[i];
+	char buf[4096], dir[64];
+	struct stat st;
+	if (!run->mount_tmp || strlen(dst) >= sizeof(buf)) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (lstat(dst, &st) != 0) {
+		if (!in_own_dir(run->p, run->p->tmpfs.n, dst))
+			return -1; /* ENOENT: not ours to make */
+		strcpy(buf, dst);
+		if (sl_mount_point(buf, 1, true) != 0)
+			return -1;
+	} else if (!S_ISDIR(st.st_mode)) {
+		errno = ENOTDIR;
+		return -1;
+	}
+	/* not sticky: the run is one user, and in a sticky directory of
+	 * another owner the kernel refuses O_CREAT opens of a device bound
+	 * into it (may_create_in_sticky: -T /dev -R /dev/null, >/dev/null,
+	 * from a user namespace) */
+	snprintf(dir, sizeof(dir), "/tmp/.sandlock-tmpfs-%zu", i);
+	return dir_in_tmp(have_tmp, opts, dst, dir, 0777);
+}
+
 /* In the child, already inside the new namespaces. */
 SL_CHILD int sl_namespaces_apply(const struct sl_run *run, volatile int *tmpfs_fd)
 {
@@ -535,6 +610,7 @@ SL_CHILD int sl_namespaces_apply(const struct sl_run *run, volatile int *tmpfs_f
 		mount("tmpfs", "/dev/pts", "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC | MS_RDONLY,
 		      "size=0,mode=0755");
 	bool have_tmp = false;
+	char tmp_opts[96] = "";
 	if (run->mount_tmp) {
 		int kfd[SL_MAX_KEEP];
 		bool own_scratch = run->p->disk_mb && run->tmp_dir;
@@ -555,11 +631,11 @@ SL_CHILD int sl_namespaces_apply(const struct sl_run *run, volatile int *tmpfs_f
 		 * passes --mem and is stopped as memory_limit, where a tmpfs
 		 * of --mem would fail its write at the limit, before the next
 		 * sample, and the verdict would be the program's own. */
-		char opts[96];
+		char *opts = tmp_opts;
 		uint64_t size = run->p->disk_mb ? run->p->disk_mb
 				: run->p->mem_mb ? 2 * run->p->mem_mb : 256;
 		uint64_t inodes = size * 64 < 4096 ? 4096 : size * 64;
-		snprintf(opts, sizeof(opts), "mode=1777,size=%llum,nr_inodes=%llu",
+		snprintf(opts, sizeof(tmp_opts), "mode=1777,size=%llum,nr_inodes=%llu",
 			 (unsigned long long)size, (unsigned long long)inodes);
 		/* a minimal container root may have no /tmp: nothing to hide */
 		struct stat tst;
@@ -593,9 +669,28 @@ SL_CHILD int sl_namespaces_apply(const struct sl_run *run, volatile int *tmpfs_f
 		if (run->fd_mode != SL_FD_PRIVATE)
 			*tmpfs_fd = open(have_tmp ? "/tmp" : "/dev/shm", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	}
-	for (size_t i = 0; i < binds->n && i < SL_MAX_BINDS; i++)
-		if (bind_at(run, bfd[i], strchr(binds->v[i], ':') + 1, binds->v[i]) != 0)
+	/* the policy's tmpfs directories and binds, parents first (a bind
+	 * into a tmpfs directory, as /dev/null into an empty /dev; a tmpfs
+	 * inside a bind), a tmpfs before a bind at the same depth */
+	const struct sandlock_strlist *tmpfs = &run->p->tmpfs;
+	size_t nt = tmpfs->n < SL_MAX_TMPFS ? tmpfs->n : SL_MAX_TMPFS;
+	size_t nb = binds->n < SL_MAX_BINDS ? binds->n : SL_MAX_BINDS;
+	size_t order[SL_MAX_TMPFS + SL_MAX_BINDS], len[SL_MAX_TMPFS + SL_MAX_BINDS];
+	for (size_t i = 0; i < nt + nb; i++) {
+		order[i] = i;
+		len[i] = strlen(i < nt ? tmpfs->v[i] : strchr(binds->v[i - nt], ':') + 1);
+		for (size_t j = i; j > 0 && len[order[j]] < len[order[j - 1]]; j--) {
+			size_t t = order[j];
+			order[j] = order[j - 1];
+			order[j - 1] = t;
+		}
+	}
+	for (size_t k = 0; k < nt + nb; k++) {
+		size_t i = order[k];
+		if (i < nt ? tmpfs_at(run, have_tmp, tmp_opts, i) != 0
+		    : bind_at(run, bfd[i - nt], strchr(binds->v[i - nt], ':') + 1, binds->v[i - nt]) != 0)
 			return -1;
+	}
 	if (run->fs_by_mounts && sl_bind_root_enter(run, have_tmp) != 0)
 		return -1;
 	return 0;

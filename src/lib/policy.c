@@ -56,6 +56,7 @@ void sandlock_policy_release(struct sandlock_policy *p)
 	strlist_free(&p->ro);
 	strlist_free(&p->rw);
 	strlist_free(&p->binds);
+	strlist_free(&p->tmpfs);
 	free(p->workdir);
 	free(p->hostname);
 	free(p->stdin_path);
@@ -107,6 +108,22 @@ int sandlock_policy_add_bind(struct sandlock_policy *p, const char *src, const c
 	return r;
 }
 
+int sandlock_policy_add_tmpfs(struct sandlock_policy *p, const char *dst)
+{
+	char buf[4096];
+	size_t l = dst ? strlen(dst) : 0;
+	if (!dst || dst[0] != '/' || l >= sizeof(buf))
+		return SANDLOCK_EINVAL;
+	/* one spelling ("/dev/" is "/dev"): the rules and mounts match it */
+	while (l > 1 && dst[l - 1] == '/')
+		l--;
+	memcpy(buf, dst, l);
+	buf[l] = 0;
+	if (!strcmp(buf, "/"))
+		return SANDLOCK_EINVAL;
+	return strlist_add(&p->tmpfs, buf);
+}
+
 int sandlock_policy_set_str(char **field, const char *value)
 {
 	char *s = value ? strdup(value) : NULL;
@@ -115,6 +132,20 @@ int sandlock_policy_set_str(char **field, const char *value)
 	free(*field);
 	*field = s;
 	return SANDLOCK_OK;
+}
+
+static bool under(const char *path, const char *dir)
+{
+	size_t l = strlen(dir);
+	return !strncmp(path, dir, l) && (path[l] == '/' || path[l] == 0);
+}
+
+/* /proc and /sys are the kernel's views, not places for files */
+static bool tmpfs_dst_ok(const char *d)
+{
+	size_t l = strlen(d);
+	return d[0] == '/' && strcmp(d, "/") && l < 4096 && !strstr(d, "/../") &&
+	       !(l >= 3 && !strcmp(d + l - 3, "/..")) && !under(d, "/proc") && !under(d, "/sys");
 }
 
 #define MB_MAX (UINT64_MAX >> 21) /* MB values that still fit in bytes */
@@ -145,9 +176,19 @@ int sandlock_policy_validate(const struct sandlock_policy *p, char *err, size_t 
 			return SANDLOCK_EINVAL;
 		}
 	}
-	if ((p->hostname || p->binds.n) && p->unshare == SANDLOCK_UNSHARE_OFF) {
-		snprintf(err, len, "a host name or a bind mount needs a namespace of the "
-			 "run's own, and --unshare is off");
+	if (p->tmpfs.n > SL_MAX_TMPFS) {
+		snprintf(err, len, "at most %d tmpfs mounts", SL_MAX_TMPFS);
+		return SANDLOCK_EINVAL;
+	}
+	for (size_t i = 0; i < p->tmpfs.n; i++)
+		if (!tmpfs_dst_ok(p->tmpfs.v[i])) {
+			snprintf(err, len, "a tmpfs mount is an absolute path other than /, without "
+				 "\"..\", outside /proc and /sys: '%s'", p->tmpfs.v[i]);
+			return SANDLOCK_EINVAL;
+		}
+	if ((p->hostname || p->binds.n || p->tmpfs.n) && p->unshare == SANDLOCK_UNSHARE_OFF) {
+		snprintf(err, len, "a host name, a bind mount or a tmpfs mount needs a namespace "
+			 "of the run's own, and --unshare is off");
 		return SANDLOCK_EINVAL;
 	}
 	if (p->unshare > SANDLOCK_UNSHARE_DEFAULT) {

@@ -59,7 +59,7 @@ static const char *layer_option(unsigned bit)
 /* One line: the first layer in `missing`, and why this host lacks it
  * (from a full probe: only on this failure path). */
 void sl_explain_missing(const struct sandlock_policy *p, unsigned missing,
-			const char *what, struct sandlock_result *res)
+			const char *what, bool unasked, struct sandlock_result *res)
 {
 	struct sandlock_features full;
 	sl_probe_features(&full, true);
@@ -71,7 +71,7 @@ void sl_explain_missing(const struct sandlock_policy *p, unsigned missing,
 			sl_seterr(res, "%s %s is %s on this host (%s); %s", what,
 				  sandlock_layer_name(bit), sandlock_state_name(full.state[i]),
 				  full.why[i], sandlock_feature_remedy(&full, bit));
-		} else if (layer_option(bit) && (p->require & bit)) {
+		} else if (unasked && layer_option(bit) && (p->require & bit)) {
 			sl_seterr(res, "required layer %s is available here but was not asked for: add %s",
 				  sandlock_layer_name(bit), layer_option(bit));
 		} else {
@@ -88,7 +88,7 @@ int sl_check_required(const struct sandlock_policy *p, unsigned active,
 	unsigned missing = p->require & ~active;
 	if (!missing)
 		return 0;
-	sl_explain_missing(p, missing, "required layer", res);
+	sl_explain_missing(p, missing, "required layer", true, res);
 	return SANDLOCK_ENOSYS;
 }
 

@@ -187,24 +187,26 @@ static pid_t spawn_with_fallbacks(struct sl_run *run, const struct sandlock_feat
 				  run->fail_step == SL_STEP_USERNS);
 		if (!ns_failed || attempt)
 			return pid;
-		/* a host name or bind mounts asked for: their namespace is required */
+		/* a host name, bind or tmpfs mounts asked for: their namespace
+		 * is required */
 		bool list_lost = run->fs_by_mounts && !p->best_effort;
+		bool mounts = p->binds.n || p->tmpfs.n;
 		if (sl_unshare_mode(p, f) != SANDLOCK_UNSHARE_AUTO || (p->require & ns_required) ||
-		    p->hostname || p->binds.n || list_lost) {
+		    p->hostname || mounts || list_lost) {
 			int e = errno;
 			if (pid > 0) {
 				kill(pid, SIGKILL);
 				while (waitpid(pid, &(int){ 0 }, __WALL) < 0 && errno == EINTR)
 					;
 			}
-			if (list_lost && !p->hostname && !p->binds.n && !(p->require & ns_required))
+			if (list_lost && !p->hostname && !mounts && !(p->require & ns_required))
 				sl_seterr(res, "the allow-list asked for (--landlock, --ro, --rw): this host has "
 					       "no Landlock, and a root of bind mounts in its place needs a "
 					       "mount namespace, which it refuses (%s); --best-effort runs "
 					       "without the list, reported",
 					  strerror(pid < 0 ? e : run->fail_errno));
 			else
-				sl_explain_missing(p, ns_required & res->layers, "namespace", res);
+				sl_explain_missing(p, ns_required & res->layers, "namespace", false, res);
 			if (!res->error[0])
 				sl_seterr(res, "namespaces could not be set up here: %s%s%s",
 					  pid < 0 ? "clone" : sl_step_name(run->fail_step),

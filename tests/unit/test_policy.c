@@ -190,6 +190,41 @@ static void run_without_command_fails_closed(void **state)
 	sandlock_policy_release(&p);
 }
 
+/* The tmpfs list: one spelling per directory, and only places for files. */
+static void tmpfs_mounts(void **state)
+{
+	(void)state;
+	struct sandlock_policy p;
+	char err[256];
+	sandlock_policy_init(&p);
+	assert_int_equal(sandlock_policy_add_tmpfs(&p, "/dev//"), SANDLOCK_OK);
+	assert_string_equal(p.tmpfs.v[0], "/dev");
+	assert_int_equal(sandlock_policy_add_tmpfs(&p, "dev"), SANDLOCK_EINVAL);
+	assert_int_equal(sandlock_policy_add_tmpfs(&p, "//"), SANDLOCK_EINVAL);
+	assert_int_equal(sandlock_policy_add_tmpfs(&p, NULL), SANDLOCK_EINVAL);
+	assert_int_equal(sandlock_policy_validate(&p, err, sizeof(err)), SANDLOCK_OK);
+	/* /procfoo is a name like any other; /proc/sys and /sys are not */
+	assert_int_equal(sandlock_policy_add_tmpfs(&p, "/procfoo"), SANDLOCK_OK);
+	assert_int_equal(sandlock_policy_validate(&p, err, sizeof(err)), SANDLOCK_OK);
+	static const char *const bad[] = { "/proc/sys", "/sys", "/srv/../etc" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct sandlock_policy q;
+		sandlock_policy_init(&q);
+		assert_int_equal(sandlock_policy_add_tmpfs(&q, bad[i]), SANDLOCK_OK);
+		assert_int_equal(sandlock_policy_validate(&q, err, sizeof(err)), SANDLOCK_EINVAL);
+		assert_non_null(strstr(err, bad[i]));
+		sandlock_policy_release(&q);
+	}
+	/* a mount namespace is what it is made in */
+	p.unshare = SANDLOCK_UNSHARE_OFF;
+	assert_int_equal(sandlock_policy_validate(&p, err, sizeof(err)), SANDLOCK_EINVAL);
+	p.unshare = SANDLOCK_UNSHARE_DEFAULT;
+	for (int i = 0; i < SL_MAX_TMPFS; i++)
+		sandlock_policy_add_tmpfs(&p, "/srv");
+	assert_int_equal(sandlock_policy_validate(&p, err, sizeof(err)), SANDLOCK_EINVAL);
+	sandlock_policy_release(&p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -201,6 +236,7 @@ int main(void)
 		cmocka_unit_test(report_bytes_as_before),
 		cmocka_unit_test(validation),
 		cmocka_unit_test(run_without_command_fails_closed),
+		cmocka_unit_test(tmpfs_mounts),
 	};
 	return cmocka_run_group_tests_name("policy", tests, NULL, NULL);
 }

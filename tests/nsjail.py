@@ -536,7 +536,9 @@ except subprocess.TimeoutExpired:
     os.killpg(w.pid, signal.SIGKILL)
     w.wait()
 took = time.monotonic() - t0
-check(w.returncode == -signal.SIGTERM and took < 3,
+# (a worker that ignored it would be killed by SIGKILL after 5 s: the
+# status says which, whatever the machine's load)
+check(w.returncode == -signal.SIGTERM,
       "SIGTERM of the group: the worker ends as killed by SIGTERM (as nsjail -Me's program)",
       f"status {w.returncode} after {took:.1f} s, stderr {w.stderr.read()[:200]!r}")
 

@@ -292,7 +292,6 @@ static int bind_rule(struct args *a, struct nsj *n, const char *opt, const char 
  * on a read-only mount to files, directories and links only), and
  * programs write to /dev/null all the time (subprocess.DEVNULL, >/dev/null).
  * The list is our default allow-list's: the rest of /dev stays as bound. */
-static bool under(const char *path, const char *dir);
 static void device_rules(struct args *a, const struct nsj *n)
 {
 	for (unsigned i = 0; sl_landlock_default_rw[i]; i++) {
@@ -301,19 +300,13 @@ static void device_rules(struct args *a, const struct nsj *n)
 		 * is there (a bind of its own then) */
 		bool hidden = false;
 		for (size_t j = 0; j < n->tmpfs.n; j++)
-			hidden |= under(sl_landlock_default_rw[i], n->tmpfs.v[j]);
+			hidden |= sl_path_under(sl_landlock_default_rw[i], n->tmpfs.v[j]);
 		if (hidden && !(n->devs_bound & (1u << i)))
 			continue;
 		if ((n->chroot_root || (n->devs_bound & (1u << i))) &&
 		    stat(sl_landlock_default_rw[i], &st) == 0 && S_ISCHR(st.st_mode))
 			add2(a, "--rw", sl_landlock_default_rw[i]);
 	}
-}
-
-static bool under(const char *path, const char *dir)
-{
-	size_t l = strlen(dir);
-	return !strncmp(path, dir, l) && (path[l] == '/' || path[l] == 0);
 }
 
 /* --tmpfsmount DST: /tmp and /dev/shm are the run's own already (its
@@ -334,8 +327,7 @@ static int tmpfs_rule(struct nsj *n, const char *val, char *err, size_t errlen)
 		n->tmpfs_tmp = true;
 	else if (!strcmp(buf, "/dev/shm"))
 		n->tmpfs_shm = true;
-	else if (!strcmp(buf, "/") || under(buf, "/proc") || under(buf, "/sys") ||
-		 strstr(buf, "/../") || (l >= 3 && !strcmp(buf + l - 3, "/..")))
+	else if (!sl_tmpfs_dst_ok(buf))
 		FAIL("--tmpfsmount %s: not a place for a tmpfs here (/, /proc, /sys, or a "
 		     "path with \"..\")", val);
 	else
@@ -560,9 +552,9 @@ static int translate(int argc, char **argv, struct nsj *n, struct args *a, char 
 			 * place of the run's own */
 			for (size_t i = 0; i < n->tmpfs.n; i++) {
 				const char *d = n->tmpfs.v[i];
-				bool own = under(d, "/tmp");
+				bool own = sl_path_under(d, "/tmp");
 				for (size_t j = 0; j < n->tmpfs.n; j++)
-					own |= j != i && under(d, n->tmpfs.v[j]);
+					own |= j != i && sl_path_under(d, n->tmpfs.v[j]);
 				struct stat st;
 				if (!own && (stat(d, &st) != 0 || !S_ISDIR(st.st_mode)))
 					FAIL("--tmpfsmount %s: no such directory here, and we make mount "
@@ -572,7 +564,7 @@ static int translate(int argc, char **argv, struct nsj *n, struct args *a, char 
 			 * is a mount there, or the tmpfs would hide it */
 			for (size_t i = 0; i < n->same.n; i++)
 				for (size_t j = 0; j < n->tmpfs.n; j++)
-					if (under(n->same.v[i], n->tmpfs.v[j])) {
+					if (sl_path_under(n->same.v[i], n->tmpfs.v[j])) {
 						char pair[8200];
 						snprintf(pair, sizeof(pair), "%s:%s", n->same.v[i],
 							 n->same.v[i]);
@@ -608,7 +600,7 @@ static int translate(int argc, char **argv, struct nsj *n, struct args *a, char 
 			struct stat st;
 			bool in_tmp = !strncmp(d, "/tmp/", 5) && n->tmpfs_tmp;
 			for (size_t j = 0; j < n->tmpfs.n; j++)
-				in_tmp |= under(d, n->tmpfs.v[j]);
+				in_tmp |= sl_path_under(d, n->tmpfs.v[j]);
 			if (!in_tmp && stat(d, &st) != 0)
 				FAIL("--bindmount %s: %s does not exist, and we make mount points only "
 				     "in the run's own tmpfs (--tmpfsmount), never on the host",

@@ -506,6 +506,10 @@ void sl_namespaces_keep_paths(struct sl_run *run);
 bool sl_namespaces_home_in_tmp(const struct sl_run *run, const struct sandlock_features *f);
 SL_CHILD int sl_remount_ro(const char *path);
 SL_CHILD int sl_make_parents(char *path, size_t from);
+/* path is dir or lies under it (dir's trailing slashes ignored) */
+SL_CHILD bool sl_path_under(const char *path, const char *dir);
+/* a path where the policy's tmpfs list may mount (policy.c) */
+bool sl_tmpfs_dst_ok(const char *dst);
 SL_CHILD int sl_mount_point(char *path, size_t from, bool dir);
 
 /* bind_root.c: the allow-list as a root of bind mounts (no Landlock) */

@@ -140,17 +140,24 @@ static void keep_under_tmp(struct sl_run *run)
 		}
 }
 
-/* Under the run's own /tmp or strictly under one of the first n tmpfs
+SL_CHILD bool sl_path_under(const char *path, const char *dir)
+{
+	size_t l = strlen(dir);
+	while (l > 1 && dir[l - 1] == '/')
+		l--;
+	return !strncmp(path, dir, l) && (path[l] == '/' || path[l] == 0);
+}
+
+/* Strictly under the run's own /tmp or one of the policy's tmpfs
  * directories: a place of the run's own, where a mount point may be made
  * (one that holds it is shorter, so mounted before it: see the order in
  * sl_namespaces_apply). */
-SL_CHILD static bool path_under(const char *path, const char *dir);
-SL_CHILD static bool in_own_dir(const struct sandlock_policy *p, size_t n, const char *path)
+SL_CHILD static bool in_own_dir(const struct sandlock_policy *p, const char *path)
 {
-	if (path_under(path, "/tmp") && strcmp(path, "/tmp"))
+	if (sl_path_under(path, "/tmp") && strcmp(path, "/tmp"))
 		return true;
-	for (size_t i = 0; i < n && i < p->tmpfs.n; i++)
-		if (path_under(path, p->tmpfs.v[i]) && strcmp(path, p->tmpfs.v[i]))
+	for (size_t i = 0; i < p->tmpfs.n; i++)
+		if (sl_path_under(path, p->tmpfs.v[i]) && strcmp(path, p->tmpfs.v[i]))
 			return true;
 	return false;
 }
@@ -161,7 +168,7 @@ static int tmpfs_dst_check(const struct sandlock_policy *p, size_t i, struct san
 {
 	const char *d = p->tmpfs.v[i];
 	struct stat st;
-	if (in_own_dir(p, p->tmpfs.n, d))
+	if (in_own_dir(p, d))
 		return 0;
 	if (stat(d, &st) != 0) {
 		sl_seterr(res, "tmpfs %s: %s; a mount point is made only in the run's own /tmp or "
@@ -371,14 +378,6 @@ SL_CHILD static int bind_back(int fd, const char *path)
 	return mount(src, buf, NULL, MS_BIND | MS_REC, NULL);
 }
 
-SL_CHILD static bool path_under(const char *path, const char *dir)
-{
-	size_t l = strlen(dir);
-	while (l > 1 && dir[l - 1] == '/')
-		l--;
-	return !strncmp(path, dir, l) && (path[l] == '/' || path[l] == 0);
-}
-
 /* With --rw /tmp (nsjail's --tmpfsmount /tmp) the run's /tmp is all the
  * program's, and a Landlock rule there reaches through every host path
  * bound back under it: those not under another --rw are made read-only
@@ -391,10 +390,10 @@ SL_CHILD static int bound_back_ro(const struct sl_run *run, const char *path)
 	for (size_t i = 0; i < p->rw.n; i++) {
 		if (!strcmp(p->rw.v[i], "/tmp") || !strcmp(p->rw.v[i], "/tmp/"))
 			tmp_rw = true;
-		else if (path_under(path, p->rw.v[i]))
+		else if (sl_path_under(path, p->rw.v[i]))
 			return 0;
 	}
-	if (!tmp_rw || (run->tmp_dir && path_under(path, run->tmp_dir)))
+	if (!tmp_rw || (run->tmp_dir && sl_path_under(path, run->tmp_dir)))
 		return 0;
 	return sl_remount_ro(path);
 }
@@ -428,7 +427,7 @@ SL_CHILD static int bind_at(const struct sl_run *run, int fd, const char *dst, c
 	if (fstat(fd, &st) != 0 || strlen(dst) >= sizeof(buf))
 		return -1;
 	if (lstat(dst, &there) != 0) {
-		if (!run->mount_tmp || !in_own_dir(run->p, run->p->tmpfs.n, dst))
+		if (!run->mount_tmp || !in_own_dir(run->p, dst))
 			return -1; /* ENOENT: not ours to make */
 		strcpy(buf, dst);
 		if (sl_make_parents(buf, 1) != 0)
@@ -457,7 +456,7 @@ SL_CHILD static int bind_at(const struct sl_run *run, int fd, const char *dst, c
 		if (run->mount_tmp && (!strcmp(rw, "/tmp") || !strcmp(rw, "/tmp/") ||
 				       !strcmp(rw, "/dev/shm") || !strcmp(rw, "/dev/shm/")))
 			continue;
-		if (path_under(from, rw))
+		if (sl_path_under(from, rw))
 			return 0;
 	}
 	return sl_remount_ro(dst);
@@ -532,7 +531,7 @@ SL_CHILD static int tmpfs_at(const struct sl_run *run, bool have_tmp, const char
 		return -1;
 	}
 	if (lstat(dst, &st) != 0) {
-		if (!in_own_dir(run->p, run->p->tmpfs.n, dst))
+		if (!in_own_dir(run->p, dst))
 			return -1; /* ENOENT: not ours to make */
 		strcpy(buf, dst);
 		if (sl_mount_point(buf, 1, true) != 0)
@@ -610,7 +609,7 @@ SL_CHILD int sl_namespaces_apply(const struct sl_run *run, volatile int *tmpfs_f
 		mount("tmpfs", "/dev/pts", "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC | MS_RDONLY,
 		      "size=0,mode=0755");
 	bool have_tmp = false;
-	char tmp_opts[96] = "";
+	char opts[96] = "";
 	if (run->mount_tmp) {
 		int kfd[SL_MAX_KEEP];
 		bool own_scratch = run->p->disk_mb && run->tmp_dir;
@@ -631,11 +630,10 @@ SL_CHILD int sl_namespaces_apply(const struct sl_run *run, volatile int *tmpfs_f
 		 * passes --mem and is stopped as memory_limit, where a tmpfs
 		 * of --mem would fail its write at the limit, before the next
 		 * sample, and the verdict would be the program's own. */
-		char *opts = tmp_opts;
 		uint64_t size = run->p->disk_mb ? run->p->disk_mb
 				: run->p->mem_mb ? 2 * run->p->mem_mb : 256;
 		uint64_t inodes = size * 64 < 4096 ? 4096 : size * 64;
-		snprintf(opts, sizeof(tmp_opts), "mode=1777,size=%llum,nr_inodes=%llu",
+		snprintf(opts, sizeof(opts), "mode=1777,size=%llum,nr_inodes=%llu",
 			 (unsigned long long)size, (unsigned long long)inodes);
 		/* a minimal container root may have no /tmp: nothing to hide */
 		struct stat tst;
@@ -687,7 +685,7 @@ SL_CHILD int sl_namespaces_apply(const struct sl_run *run, volatile int *tmpfs_f
 	}
 	for (size_t k = 0; k < nt + nb; k++) {
 		size_t i = order[k];
-		if (i < nt ? tmpfs_at(run, have_tmp, tmp_opts, i) != 0
+		if (i < nt ? tmpfs_at(run, have_tmp, opts, i) != 0
 		    : bind_at(run, bfd[i - nt], strchr(binds->v[i - nt], ':') + 1, binds->v[i - nt]) != 0)
 			return -1;
 	}

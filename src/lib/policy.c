@@ -134,18 +134,13 @@ int sandlock_policy_set_str(char **field, const char *value)
 	return SANDLOCK_OK;
 }
 
-static bool under(const char *path, const char *dir)
-{
-	size_t l = strlen(dir);
-	return !strncmp(path, dir, l) && (path[l] == '/' || path[l] == 0);
-}
-
 /* /proc and /sys are the kernel's views, not places for files */
-static bool tmpfs_dst_ok(const char *d)
+bool sl_tmpfs_dst_ok(const char *d)
 {
 	size_t l = strlen(d);
 	return d[0] == '/' && strcmp(d, "/") && l < 4096 && !strstr(d, "/../") &&
-	       !(l >= 3 && !strcmp(d + l - 3, "/..")) && !under(d, "/proc") && !under(d, "/sys");
+	       !(l >= 3 && !strcmp(d + l - 3, "/..")) && !sl_path_under(d, "/proc") &&
+	       !sl_path_under(d, "/sys");
 }
 
 #define MB_MAX (UINT64_MAX >> 21) /* MB values that still fit in bytes */
@@ -181,7 +176,7 @@ int sandlock_policy_validate(const struct sandlock_policy *p, char *err, size_t 
 		return SANDLOCK_EINVAL;
 	}
 	for (size_t i = 0; i < p->tmpfs.n; i++)
-		if (!tmpfs_dst_ok(p->tmpfs.v[i])) {
+		if (!sl_tmpfs_dst_ok(p->tmpfs.v[i])) {
 			snprintf(err, len, "a tmpfs mount is an absolute path other than /, without "
 				 "\"..\", outside /proc and /sys: '%s'", p->tmpfs.v[i]);
 			return SANDLOCK_EINVAL;

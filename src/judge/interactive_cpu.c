@@ -165,28 +165,9 @@ uint64_t ia_tree_ticks(const struct pair *pp, bool *seen)
 	while ((de = readdir(dir))) {
 		if (!isdigit((unsigned char)de->d_name[0]))
 			continue;
-		char path[300], buf[1024];
-		snprintf(path, sizeof(path), "/proc/%s/stat", de->d_name);
-		int fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			continue;
-		ssize_t len = read(fd, buf, sizeof(buf) - 1);
-		close(fd);
-		if (len <= 0)
-			continue;
-		buf[len] = 0;
-		/* after the command's name, which may hold anything */
-		char *p = strrchr(buf, ')');
-		if (!p)
-			continue;
-		char st;
-		int ppid;
-		unsigned long long f[13];
-		/* state ppid pgrp session tty tpgid flags minflt cminflt majflt
-		 * cmajflt utime stime cutime cstime */
-		if (sscanf(p + 1, " %c %d %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu",
-			   &st, &ppid, &f[0], &f[1], &f[2], &f[3], &f[4], &f[5], &f[6], &f[7], &f[8],
-			   &f[9], &f[10], &f[11], &f[12]) != 15)
+		pid_t ppid;
+		uint64_t ticks;
+		if (!read_ent(de->d_name, &ppid, &ticks))
 			continue;
 		if (n == cap) {
 			size_t nc = cap ? cap * 2 : 256;
@@ -196,8 +177,7 @@ uint64_t ia_tree_ticks(const struct pair *pp, bool *seen)
 			e = ne;
 			cap = nc;
 		}
-		e[n++] = (struct proc_ent){ (pid_t)atoi(de->d_name), ppid,
-					    f[9] + f[10] + f[11] + f[12], -1 };
+		e[n++] = (struct proc_ent){ (pid_t)atoi(de->d_name), ppid, ticks, -1 };
 	}
 	closedir(dir);
 	if (n)

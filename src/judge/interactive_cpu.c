@@ -52,16 +52,58 @@ static bool read_ent(const char *pid, pid_t *ppid_out, uint64_t *ticks)
 	return true;
 }
 
+struct tree_walk {
+	pid_t *q;
+	signed char *root;
+	size_t n, cap;
+	int from;                /* the side of the process being read */
+	uint64_t sum;
+	bool found[2], full;
+};
+
+static bool grow(struct tree_walk *w)
+{
+	if (w->n < w->cap)
+		return true;
+	size_t cap = w->cap ? w->cap * 2 : 64;
+	pid_t *nq = realloc(w->q, cap * sizeof(*nq));
+	if (nq)
+		w->q = nq;
+	signed char *nr = realloc(w->root, cap);
+	if (nr)
+		w->root = nr;
+	if (!nq || !nr)
+		return false;
+	w->cap = cap;
+	return true;
+}
+
+static void tree_child(void *ctx, pid_t pid)
+{
+	struct tree_walk *w = ctx;
+	pid_t ppid;
+	uint64_t ticks;
+	char name[16];
+	snprintf(name, sizeof(name), "%d", (int)pid);
+	if (w->full || !read_ent(name, &ppid, &ticks))
+		return;
+	if (!grow(w)) {
+		w->full = true;
+		return;
+	}
+	w->q[w->n] = pid;
+	w->root[w->n++] = (signed char)w->from;
+	w->sum += ticks;
+	w->found[w->from] = true;
+}
+
 /* The same from the sides themselves: the children lists of every thread
  * of every process found, so that the cost is the pair's size, not the
  * host's.  false: the kernel keeps no children lists. */
 static bool tree_ticks_children(const struct pair *pp, bool *seen, uint64_t *sum)
 {
-	pid_t *q = NULL;
-	signed char *root = NULL;
-	size_t n = 0, cap = 0;
-	bool found[2] = { false, false }, lists = false, live = false;
-	*sum = 0;
+	struct tree_walk w = { 0 };
+	bool lists = false, live = false;
 	for (int s = 0; s < 2; s++) {
 		if (pp->s[s].pid <= 0)
 			continue;
@@ -71,75 +113,26 @@ static bool tree_ticks_children(const struct pair *pp, bool *seen, uint64_t *sum
 		live |= access(path, F_OK) == 0 || errno != ENOENT;
 		if (access(path, R_OK) == 0)
 			lists = true;
-		if (n == cap) {
-			cap = cap ? cap * 2 : 64;
-			pid_t *nq = realloc(q, cap * sizeof(*q));
-			signed char *nr = realloc(root, cap);
-			if (nq)
-				q = nq;
-			if (nr)
-				root = nr;
-			if (!nq || !nr)
-				goto out;
+		if (!grow(&w)) {
+			w.full = true;
+			break;
 		}
-		q[n] = pp->s[s].pid;
-		root[n++] = (signed char)s;
+		w.q[w.n] = pp->s[s].pid;
+		w.root[w.n++] = (signed char)s;
 	}
 	if (!lists && live) {
-		free(q);
-		free(root);
+		free(w.q);
+		free(w.root);
 		return false;
 	}
-	for (size_t i = 0; i < n; i++) {
-		char path[300], buf[4096];
-		snprintf(path, sizeof(path), "/proc/%d/task", (int)q[i]);
-		DIR *d = opendir(path);
-		if (!d)
-			continue;
-		struct dirent *de;
-		while ((de = readdir(d))) {
-			if (!isdigit((unsigned char)de->d_name[0]))
-				continue;
-			snprintf(path, sizeof(path), "/proc/%d/task/%s/children", (int)q[i], de->d_name);
-			int fd = open(path, O_RDONLY | O_CLOEXEC);
-			if (fd < 0)
-				continue;
-			ssize_t len = read(fd, buf, sizeof(buf) - 1);
-			close(fd);
-			if (len <= 0)
-				continue;
-			buf[len] = 0;
-			char *save = NULL;
-			for (char *t = strtok_r(buf, " \n", &save); t; t = strtok_r(NULL, " \n", &save)) {
-				pid_t ppid;
-				uint64_t ticks;
-				if (!read_ent(t, &ppid, &ticks))
-					continue;
-				if (n == cap) {
-					cap *= 2;
-					pid_t *nq = realloc(q, cap * sizeof(*q));
-					signed char *nr = realloc(root, cap);
-					if (nq)
-						q = nq;
-					if (nr)
-						root = nr;
-					if (!nq || !nr) {
-						closedir(d);
-						goto out;
-					}
-				}
-				q[n] = (pid_t)atoi(t);
-				root[n++] = root[i];
-				*sum += ticks;
-				found[(int)root[i]] = true;
-			}
-		}
-		closedir(d);
+	for (size_t i = 0; i < w.n && !w.full; i++) { /* w.n grows as children are found */
+		w.from = w.root[i];
+		sl_each_child(w.q[i], 0, tree_child, &w);
 	}
-out:
-	free(q);
-	free(root);
-	*seen = (found[0] || pp->s[0].done) && (found[1] || pp->s[1].done);
+	free(w.q);
+	free(w.root);
+	*sum = w.sum;
+	*seen = (w.found[0] || pp->s[0].done) && (w.found[1] || pp->s[1].done);
 	return true;
 }
 

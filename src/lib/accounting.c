@@ -265,36 +265,9 @@ static void add(struct sl_acct *a, pid_t pid)
 		w->mem_kb += resident_kb(pid, &w->xfsz);
 }
 
-static void add_list(struct sl_acct *a, char *buf)
+static void add_child(void *a, pid_t pid)
 {
-	char *save = NULL;
-	for (char *t = strtok_r(buf, " \n", &save); t; t = strtok_r(NULL, " \n", &save))
-		add(a, (pid_t)atoi(t));
-}
-
-/* Every child of every thread of pid. */
-static void add_children(struct sl_acct *a, pid_t pid, long threads)
-{
-	char path[320], buf[4096];
-	if (threads <= 1) {
-		snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)pid, (int)pid);
-		if (read_small(path, buf, sizeof(buf)) > 0)
-			add_list(a, buf);
-		return;
-	}
-	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
-	DIR *d = opendir(path);
-	if (!d)
-		return;
-	struct dirent *e;
-	while ((e = readdir(d))) {
-		if (e->d_name[0] < '0' || e->d_name[0] > '9')
-			continue;
-		snprintf(path, sizeof(path), "/proc/%d/task/%s/children", (int)pid, e->d_name);
-		if (read_small(path, buf, sizeof(buf)) > 0)
-			add_list(a, buf);
-	}
-	closedir(d);
+	add(a, pid);
 }
 
 static void walk_run(struct sl_acct *a)
@@ -320,9 +293,9 @@ static void walk_run(struct sl_acct *a)
 	struct sl_pstat self;
 	pid_t me = getpid();
 	if (!a->in_pidns && sl_proc_stat(me, &self))
-		add_children(a, me, self.threads);
+		sl_each_child(me, self.threads, add_child, a);
 	for (int i = 0; i < w->n; i++) /* w->n grows as children are found */
-		add_children(a, w->pid[i], w->threads[i]);
+		sl_each_child(w->pid[i], w->threads[i], add_child, a);
 }
 
 /* The first sample: the run is visible in /proc, or nothing is counted. */
@@ -598,25 +571,9 @@ static void task_add(struct task_walk *t, pid_t pid)
 		t->tasks += s.threads > 0 ? s.threads : 1;
 }
 
-static void task_children(struct task_walk *t, pid_t pid)
+static void task_child(void *t, pid_t pid)
 {
-	char path[320], buf[4096];
-	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
-	DIR *d = opendir(path);
-	if (!d)
-		return;
-	struct dirent *e;
-	while ((e = readdir(d))) {
-		if (e->d_name[0] < '0' || e->d_name[0] > '9')
-			continue;
-		snprintf(path, sizeof(path), "/proc/%d/task/%s/children", (int)pid, e->d_name);
-		if (read_small(path, buf, sizeof(buf)) <= 0)
-			continue;
-		char *save = NULL;
-		for (char *s = strtok_r(buf, " \n", &save); s; s = strtok_r(NULL, " \n", &save))
-			task_add(t, (pid_t)atoi(s));
-	}
-	closedir(d);
+	task_add(t, pid);
 }
 
 long sl_run_tasks(pid_t session, bool in_pidns)
@@ -635,9 +592,9 @@ long sl_run_tasks(pid_t session, bool in_pidns)
 	task_add(t, session);
 	/* orphans of the run come back to us, its subreaper */
 	if (!in_pidns)
-		task_children(t, getpid());
+		sl_each_child(getpid(), 0, task_child, t);
 	for (int i = 0; i < t->n; i++) /* t->n grows as children are found */
-		task_children(t, t->pid[i]);
+		sl_each_child(t->pid[i], 0, task_child, t);
 	long n = t->tasks;
 	free(t);
 	return n;

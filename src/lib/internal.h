@@ -445,6 +445,11 @@ void sl_acct_shm(struct sl_acct *a, int dir, uid_t uid, const struct timespec *s
 void sl_acct_charge(struct sl_acct *a, uint64_t total_us);
 /* The run's live tasks, from the run itself; -1: no children lists */
 long sl_run_tasks(pid_t session, bool in_pidns);
+/* reap.c: fn(ctx, child) for every child of every thread of pid, from
+ * /proc/PID/task/TID/children (threads: the thread count where known, 1
+ * reads only the main thread's list; 0: unknown) */
+typedef void (*sl_child_fn)(void *ctx, pid_t child);
+void sl_each_child(pid_t pid, long threads, sl_child_fn fn, void *ctx);
 
 /* options.c: the policy options of sandlock(1) by name */
 struct sl_policy_option {

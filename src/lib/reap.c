@@ -6,8 +6,10 @@
 #include "internal.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/wait.h>
 
 void sl_add_rusage(struct sandlock_result *r, const struct rusage *ru)
@@ -34,31 +36,87 @@ uint64_t sl_start_ticks(pid_t pid)
 	return p ? strtoull(p + 1, NULL, 10) : 0;
 }
 
-/* The children of every thread of pid, appended to v (n of cap). */
-static void children_of(pid_t pid, pid_t *v, size_t *n, size_t cap)
+/* The children of one task.  Its list is read to the end: one read
+ * returns a page at most, about 680 pids, and a process that started more
+ * than that hid the rest from every walk of the run (its memory and CPU
+ * from the accounting, its processes from the kill below). */
+static void task_children(const char *path, sl_child_fn fn, void *ctx)
 {
-	char path[64];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	char buf[4096];
+	size_t have = 0;
+	for (;;) {
+		ssize_t r = read(fd, buf + have, sizeof(buf) - 1 - have);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		have += (size_t)r;
+		buf[have] = 0;
+		/* each pid ends with a space; one cut by the page waits for
+		 * the next read */
+		char *s = buf, *end;
+		for (;;) {
+			long c = strtol(s, &end, 10);
+			if (end == s || !*end)
+				break;
+			if (c > 0)
+				fn(ctx, (pid_t)c);
+			s = end;
+		}
+		have = (size_t)(buf + have - s);
+		memmove(buf, s, have);
+	}
+	buf[have] = 0;
+	char *end;
+	long c = strtol(buf, &end, 10);
+	if (end != buf && c > 0)
+		fn(ctx, (pid_t)c);
+	close(fd);
+}
+
+void sl_each_child(pid_t pid, long threads, sl_child_fn fn, void *ctx)
+{
+	char path[320];
+	if (threads == 1) {
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)pid, (int)pid);
+		task_children(path, fn, ctx);
+		return;
+	}
 	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
 	DIR *d = opendir(path);
 	if (!d)
 		return;
 	struct dirent *de;
-	while ((de = readdir(d)) && *n < cap) {
-		if (de->d_name[0] == '.')
+	while ((de = readdir(d))) {
+		if (de->d_name[0] < '0' || de->d_name[0] > '9')
 			continue;
-		char cpath[320], buf[4096];
-		snprintf(cpath, sizeof(cpath), "/proc/%d/task/%s/children", (int)pid, de->d_name);
-		if (sl_read_small(AT_FDCWD, cpath, buf, sizeof(buf)) <= 0)
-			continue;
-		for (char *s = buf, *end; *n < cap; s = end) {
-			long c = strtol(s, &end, 10);
-			if (end == s)
-				break;
-			if (c > 0)
-				v[(*n)++] = (pid_t)c;
-		}
+		snprintf(path, sizeof(path), "/proc/%d/task/%s/children", (int)pid, de->d_name);
+		task_children(path, fn, ctx);
 	}
 	closedir(d);
+}
+
+struct pid_list {
+	pid_t *v;
+	size_t *n, cap;
+};
+
+static void append(void *ctx, pid_t pid)
+{
+	struct pid_list *l = ctx;
+	if (*l->n < l->cap)
+		l->v[(*l->n)++] = pid;
+}
+
+/* The children of every thread of pid, appended to v (n of cap). */
+static void children_of(pid_t pid, pid_t *v, size_t *n, size_t cap)
+{
+	struct pid_list l = { v, n, cap };
+	if (*n < cap)
+		sl_each_child(pid, 0, append, &l);
 }
 
 /* Without a pid namespace a process that left the group (setsid, where no

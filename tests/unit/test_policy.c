@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "lib/internal.h"
@@ -225,6 +226,56 @@ static void tmpfs_mounts(void **state)
 	sandlock_policy_release(&p);
 }
 
+/* A process with more children than one read of its children list
+ * returns (a page: 511-819 pids) has every one of them walked. */
+struct seen_children {
+	pid_t *want;
+	int n, found, other;
+};
+
+static void note_child(void *ctx, pid_t pid)
+{
+	struct seen_children *s = ctx;
+	for (int i = 0; i < s->n; i++)
+		if (s->want[i] == pid) {
+			s->want[i] = 0;
+			s->found++;
+			return;
+		}
+	s->other++;
+}
+
+static void children_past_a_page(void **state)
+{
+	(void)state;
+	enum { N = 1200 };
+	pid_t kids[N], copy[N];
+	int hold[2];
+	assert_int_equal(pipe(hold), 0);
+	int n = 0;
+	for (; n < N; n++) {
+		pid_t p = fork();
+		if (p < 0)
+			break;
+		if (p == 0) {
+			char c;
+			close(hold[1]);
+			(void)!read(hold[0], &c, 1);
+			_exit(0);
+		}
+		kids[n] = copy[n] = p;
+	}
+	close(hold[0]);
+	struct seen_children s = { copy, n, 0, 0 };
+	sl_each_child(getpid(), 1, note_child, &s);
+	close(hold[1]);
+	for (int i = 0; i < n; i++)
+		waitpid(kids[i], NULL, 0);
+	assert_int_equal(n, N);
+	assert_int_equal(s.found, N);
+	assert_int_equal(s.other, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -237,6 +288,7 @@ int main(void)
 		cmocka_unit_test(validation),
 		cmocka_unit_test(run_without_command_fails_closed),
 		cmocka_unit_test(tmpfs_mounts),
+		cmocka_unit_test(children_past_a_page),
 	};
 	return cmocka_run_group_tests_name("policy", tests, NULL, NULL);
 }

@@ -20,38 +20,6 @@ static int by_pid(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* utime + stime + cutime + cstime and the parent of one process; false if
- * it is gone. */
-static bool read_ent(const char *pid, pid_t *ppid_out, uint64_t *ticks)
-{
-	char path[300], buf[1024];
-	snprintf(path, sizeof(path), "/proc/%s/stat", pid);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	ssize_t len = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (len <= 0)
-		return false;
-	buf[len] = 0;
-	/* after the command's name, which may hold anything */
-	char *p = strrchr(buf, ')');
-	if (!p)
-		return false;
-	char st;
-	int ppid;
-	unsigned long long f[13];
-	/* state ppid pgrp session tty tpgid flags minflt cminflt majflt
-	 * cmajflt utime stime cutime cstime */
-	if (sscanf(p + 1, " %c %d %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu",
-		   &st, &ppid, &f[0], &f[1], &f[2], &f[3], &f[4], &f[5], &f[6], &f[7], &f[8],
-		   &f[9], &f[10], &f[11], &f[12]) != 15)
-		return false;
-	*ppid_out = ppid;
-	*ticks = f[9] + f[10] + f[11] + f[12];
-	return true;
-}
-
 struct tree_walk {
 	pid_t *q;
 	signed char *root;
@@ -81,11 +49,8 @@ static bool grow(struct tree_walk *w)
 static void tree_child(void *ctx, pid_t pid)
 {
 	struct tree_walk *w = ctx;
-	pid_t ppid;
-	uint64_t ticks;
-	char name[16];
-	snprintf(name, sizeof(name), "%d", (int)pid);
-	if (w->full || !read_ent(name, &ppid, &ticks))
+	struct sl_pstat st;
+	if (w->full || !sl_proc_stat(pid, &st))
 		return;
 	if (!grow(w)) {
 		w->full = true;
@@ -93,7 +58,7 @@ static void tree_child(void *ctx, pid_t pid)
 	}
 	w->q[w->n] = pid;
 	w->root[w->n++] = (signed char)w->from;
-	w->sum += ticks;
+	w->sum += st.own_ticks + st.child_ticks;
 	w->found[w->from] = true;
 }
 
@@ -158,9 +123,9 @@ uint64_t ia_tree_ticks(const struct pair *pp, bool *seen)
 	while ((de = readdir(dir))) {
 		if (!isdigit((unsigned char)de->d_name[0]))
 			continue;
-		pid_t ppid;
-		uint64_t ticks;
-		if (!read_ent(de->d_name, &ppid, &ticks))
+		struct sl_pstat st;
+		pid_t pid = (pid_t)atoi(de->d_name);
+		if (!sl_proc_stat(pid, &st))
 			continue;
 		if (n == cap) {
 			size_t nc = cap ? cap * 2 : 256;
@@ -170,7 +135,7 @@ uint64_t ia_tree_ticks(const struct pair *pp, bool *seen)
 			e = ne;
 			cap = nc;
 		}
-		e[n++] = (struct proc_ent){ (pid_t)atoi(de->d_name), ppid, ticks, -1 };
+		e[n++] = (struct proc_ent){ pid, st.ppid, st.own_ticks + st.child_ticks, -1 };
 	}
 	closedir(dir);
 	if (n)

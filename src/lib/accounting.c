@@ -103,6 +103,7 @@ bool sl_proc_stat(pid_t pid, struct sl_pstat *s)
 	if (got < 17)
 		return false;
 	/* f[k] is field k + 4 */
+	s->ppid = (pid_t)f[4 - 4];
 	s->session = (pid_t)f[6 - 4];
 	s->flags = (unsigned long)f[9 - 4];
 	s->own_ticks = f[14 - 4] + f[15 - 4];

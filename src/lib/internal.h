@@ -329,7 +329,7 @@ uint64_t sl_shm_unlinked_kb(dev_t dev, uid_t uid, const pid_t *pids, int n, bool
 struct sl_pstat {
 	char state;              /* R S D Z X ... */
 	unsigned long flags;     /* PF_* (PF_EXITING 0x4) */
-	pid_t session;
+	pid_t ppid, session;
 	long threads;
 	uint64_t own_ticks, child_ticks;
 };

@@ -55,7 +55,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#define SL_ACCT_MAX_PROCS 4096
 #define SL_ACCT_STEP_MIN 10000 /* us */
 #define SL_ACCT_STEP_MAX 50000
 
@@ -162,14 +161,14 @@ static uint64_t used_kb(const struct statfs *st)
 	return (uint64_t)(st->f_blocks - st->f_bfree) * (uint64_t)st->f_bsize / 1024;
 }
 
-static uint64_t tmpfs_kb(struct sl_acct *a, const pid_t *pids, int n)
+static uint64_t tmpfs_kb(struct sl_acct *a, const pid_t *pids, size_t n)
 {
 	if (!a->tmpfs_dir)
 		return 0;
 	struct statfs st;
 	if (a->tmpfs_fd >= 0)
 		return fstatfs(a->tmpfs_fd, &st) == 0 ? used_kb(&st) : 0;
-	for (int i = -1; i < n; i++) {
+	for (long i = -1; i < (long)n; i++) {
 		pid_t pid = i < 0 ? a->tmpfs_pid : pids[i];
 		char path[64];
 		snprintf(path, sizeof(path), "/proc/%d/root/%s", (int)pid, a->tmpfs_dir);
@@ -195,7 +194,7 @@ static uint64_t tmpfs_kb(struct sl_acct *a, const pid_t *pids, int n)
  * decide: only when all the tmpfs holds (a page per file at least), with
  * the run's other memory (other_kb), passes --mem or the run's share is
  * /dev/shm walked for the run's own files. */
-static uint64_t shared_shm_kb(struct sl_acct *a, uint64_t other_kb, const pid_t *pids, int n)
+static uint64_t shared_shm_kb(struct sl_acct *a, uint64_t other_kb, const pid_t *pids, size_t n)
 {
 	struct statfs st;
 	if (a->shm_dir < 0 || fstatfs(a->shm_dir, &st) != 0)
@@ -233,9 +232,7 @@ static uint64_t proc_cpu_us(pid_t pid, const struct sl_pstat *s, long hz)
 }
 
 struct sl_acct_walk {
-	pid_t pid[SL_ACCT_MAX_PROCS]; /* the run's processes found, in order */
-	long threads[SL_ACCT_MAX_PROCS];
-	int n;
+	struct sl_pidset found; /* the run's processes, in order; aux: threads */
 	uint64_t cpu_us, mem_kb;
 	bool xfsz;
 };
@@ -252,15 +249,9 @@ static void add(struct sl_acct *a, pid_t pid)
 {
 	struct sl_acct_walk *w = a->walk;
 	struct sl_pstat s;
-	if (pid <= 0 || w->n >= SL_ACCT_MAX_PROCS)
+	if (pid <= 0 || sl_pidset_has(&w->found, pid) || !sl_proc_stat(pid, &s) ||
+	    s.session != a->session || sl_pidset_add(&w->found, pid, s.threads) != 1)
 		return;
-	for (int i = 0; i < w->n; i++)
-		if (w->pid[i] == pid)
-			return;
-	if (!sl_proc_stat(pid, &s) || s.session != a->session)
-		return;
-	w->pid[w->n] = pid;
-	w->threads[w->n++] = s.threads;
 	w->cpu_us += proc_cpu_us(pid, &s, a->hz);
 	if (holds_for_run(a, pid))
 		w->mem_kb += resident_kb(pid, &w->xfsz);
@@ -274,7 +265,7 @@ static void add_child(void *a, pid_t pid)
 static void walk_run(struct sl_acct *a)
 {
 	struct sl_acct_walk *w = a->walk;
-	w->n = 0;
+	sl_pidset_clear(&w->found);
 	w->cpu_us = w->mem_kb = 0;
 	w->xfsz = false;
 	if (!a->children_lists) {
@@ -295,8 +286,9 @@ static void walk_run(struct sl_acct *a)
 	pid_t me = getpid();
 	if (!a->in_pidns && sl_proc_stat(me, &self))
 		sl_each_child(me, self.threads, add_child, a);
-	for (int i = 0; i < w->n; i++) /* w->n grows as children are found */
-		sl_each_child(w->pid[i], w->threads[i], add_child, a);
+	/* the set grows as children are found */
+	for (size_t i = 0; i < w->found.n; i++)
+		sl_each_child(w->found.v[i], w->found.aux[i], add_child, a);
 }
 
 /* The first sample: the run is visible in /proc, or nothing is counted. */
@@ -307,7 +299,7 @@ static bool probe(struct sl_acct *a)
 	snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)a->session, (int)a->session);
 	a->children_lists = access(path, R_OK) == 0;
 	if (!sl_proc_stat(a->session, &s) || s.session != a->session ||
-	    !(a->walk = malloc(sizeof(*a->walk)))) {
+	    !(a->walk = calloc(1, sizeof(*a->walk)))) {
 		/* the run's cgroup still counts what it can */
 		a->need_walk = false;
 		a->active = a->cg != NULL;
@@ -380,8 +372,8 @@ bool sl_acct_sample(struct sl_acct *a, bool force)
 	if (a->need_walk && (a->walk || probe(a))) {
 		struct sl_acct_walk *w = a->walk;
 		walk_run(a);
-		files_kb = tmpfs_kb(a, w->pid, w->n);
-		files_kb += shared_shm_kb(a, w->mem_kb + files_kb, w->pid, w->n);
+		files_kb = tmpfs_kb(a, w->found.v, w->found.n);
+		files_kb += shared_shm_kb(a, w->mem_kb + files_kb, w->found.v, w->found.n);
 		cpu = w->cpu_us;
 		mem = w->mem_kb + files_kb;
 		walked = true;
@@ -398,9 +390,9 @@ bool sl_acct_sample(struct sl_acct *a, bool force)
 		/* shared pages were counted once per process: share them out */
 		struct sl_acct_walk *w = a->walk;
 		mem = files_kb;
-		for (int i = 0; i < w->n; i++)
-			if (holds_for_run(a, w->pid[i]))
-				mem += share_kb(w->pid[i]);
+		for (size_t i = 0; i < w->found.n; i++)
+			if (holds_for_run(a, w->found.v[i]))
+				mem += share_kb(w->found.v[i]);
 	}
 	/* what the samples saw decides, unless the cgroup holds it all */
 	if (walked && a->mem_limit_kb && mem > a->mem_limit_kb)
@@ -444,7 +436,16 @@ bool sl_acct_sample(struct sl_acct *a, bool force)
 		if (left < step)
 			step = left < 1000 ? 1000 : left;
 	}
-	a->next_us = now + step;
+	/* A walk of a run of thousands of processes takes longer than the
+	 * step (a few microseconds per process): timed from its start, the
+	 * next one was due at once, and the supervisor did nothing else, so
+	 * the requests the run waits on (each counted clone) came one per
+	 * walk.  Its time to the next is at least three walks: a quarter of
+	 * ours at most goes to sampling. */
+	uint64_t end = now_us(CLOCK_MONOTONIC);
+	if (end > now && step < 3 * (end - now))
+		step = 3 * (end - now);
+	a->next_us = end + step;
 	return a->over_cpu || a->over_mem || a->over_fsize;
 }
 
@@ -537,6 +538,8 @@ void sl_acct_finish(struct sl_acct *a, struct sandlock_result *res)
 		res->user_us += a->cpu_us - reaped;
 	if (a->peak_kb > res->peak_kb)
 		res->peak_kb = a->peak_kb;
+	if (a->walk)
+		sl_pidset_free(&a->walk->found);
 	free(a->walk);
 	a->walk = NULL;
 }
@@ -551,8 +554,7 @@ void sl_acct_finish(struct sl_acct *a, struct sandlock_result *res)
  * process of the host would tell; the caller decides).
  */
 struct task_walk {
-	pid_t pid[SL_ACCT_MAX_PROCS];
-	int n;
+	struct sl_pidset found;
 	long tasks;
 	pid_t session, init;
 };
@@ -560,14 +562,9 @@ struct task_walk {
 static void task_add(struct task_walk *t, pid_t pid)
 {
 	struct sl_pstat s;
-	if (pid <= 0 || t->n >= SL_ACCT_MAX_PROCS)
+	if (pid <= 0 || sl_pidset_has(&t->found, pid) || !sl_proc_stat(pid, &s) ||
+	    s.session != t->session || sl_pidset_add(&t->found, pid, 0) != 1)
 		return;
-	for (int i = 0; i < t->n; i++)
-		if (t->pid[i] == pid)
-			return;
-	if (!sl_proc_stat(pid, &s) || s.session != t->session)
-		return;
-	t->pid[t->n++] = pid;
 	if (pid != t->init)
 		t->tasks += s.threads > 0 ? s.threads : 1;
 }
@@ -583,20 +580,19 @@ long sl_run_tasks(pid_t session, bool in_pidns)
 	snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)session, (int)session);
 	if (access(path, R_OK) != 0)
 		return -1;
-	struct task_walk *t = malloc(sizeof(*t));
+	struct task_walk *t = calloc(1, sizeof(*t));
 	if (!t)
 		return -1;
-	t->n = 0;
-	t->tasks = 0;
 	t->session = session;
 	t->init = in_pidns ? session : 0;
 	task_add(t, session);
 	/* orphans of the run come back to us, its subreaper */
 	if (!in_pidns)
 		sl_each_child(getpid(), 0, task_child, t);
-	for (int i = 0; i < t->n; i++) /* t->n grows as children are found */
-		sl_each_child(t->pid[i], 0, task_child, t);
+	for (size_t i = 0; i < t->found.n; i++) /* it grows as children are found */
+		sl_each_child(t->found.v[i], 0, task_child, t);
 	long n = t->tasks;
+	sl_pidset_free(&t->found);
 	free(t);
 	return n;
 }

@@ -323,7 +323,7 @@ uint64_t sl_shm_share_kb(int dir);
  * *all_kb (if given): what every entry takes */
 uint64_t sl_shm_sweep(int dir, uid_t uid, bool remove, bool *clean, uint64_t *all_kb);
 /* what the processes pids hold of the tmpfs dev that is no longer named */
-uint64_t sl_shm_unlinked_kb(dev_t dev, uid_t uid, const pid_t *pids, int n, bool *hidden);
+uint64_t sl_shm_unlinked_kb(dev_t dev, uid_t uid, const pid_t *pids, size_t n, bool *hidden);
 
 /* accounting.c: a process's /proc/PID/stat, the fields we read */
 struct sl_pstat {
@@ -450,6 +450,20 @@ long sl_run_tasks(pid_t session, bool in_pidns);
  * reads only the main thread's list; 0: unknown) */
 typedef void (*sl_child_fn)(void *ctx, pid_t child);
 void sl_each_child(pid_t pid, long threads, sl_child_fn fn, void *ctx);
+/* pidset.c: the pids a walk found, in order, each once, with a number kept
+ * for each (aux); grows with the run (zeroed: empty) */
+struct sl_pidset {
+	pid_t *v;
+	long *aux;
+	size_t n, cap;
+	pid_t *slot;     /* open addressing, nslot a power of two, 0: free */
+	size_t nslot;
+};
+bool sl_pidset_has(const struct sl_pidset *s, pid_t pid);
+/* 1: added, 0: there already (or not a pid), -1: out of memory */
+int sl_pidset_add(struct sl_pidset *s, pid_t pid, long aux);
+void sl_pidset_clear(struct sl_pidset *s);
+void sl_pidset_free(struct sl_pidset *s);
 
 /* options.c: the policy options of sandlock(1) by name */
 struct sl_policy_option {

@@ -99,24 +99,9 @@ void sl_each_child(pid_t pid, long threads, sl_child_fn fn, void *ctx)
 	closedir(d);
 }
 
-struct pid_list {
-	pid_t *v;
-	size_t *n, cap;
-};
-
-static void append(void *ctx, pid_t pid)
+static void append(void *set, pid_t pid)
 {
-	struct pid_list *l = ctx;
-	if (*l->n < l->cap)
-		l->v[(*l->n)++] = pid;
-}
-
-/* The children of every thread of pid, appended to v (n of cap). */
-static void children_of(pid_t pid, pid_t *v, size_t *n, size_t cap)
-{
-	struct pid_list l = { v, n, cap };
-	if (*n < cap)
-		sl_each_child(pid, 0, append, &l);
+	sl_pidset_add(set, pid, 0);
 }
 
 /* Without a pid namespace a process that left the group (setsid, where no
@@ -125,42 +110,42 @@ static void children_of(pid_t pid, pid_t *v, size_t *n, size_t cap)
  * hang below them or below the program.  Every descendant found so (our
  * children started with the run or after it, never the caller's older
  * ones, nor the watchdog) is killed, until a walk finds none; dead
- * children of ours are reaped.  Not a walk of every process of the host. */
+ * children of ours are reaped.  Not a walk of every process of the host,
+ * and no cap on what a walk sees: the run's size sets it. */
 static void kill_descendants(struct sl_run *run, pid_t first, struct sandlock_result *res)
 {
-	enum { CAP = 4096 };
 	if (!run->start_ticks)
 		return; /* whose children are whose, unknown: the group only */
-	pid_t *v = malloc(CAP * sizeof(*v));
-	if (!v)
-		return;
+	struct sl_pidset ours = { 0 }, run_set = { 0 };
 	for (int round = 0; round < 100; round++) {
-		size_t n = 0, mine = 0;
-		children_of(getpid(), v, &n, CAP);
-		for (size_t i = 0; i < n; i++) {
-			uint64_t t = sl_start_ticks(v[i]);
-			if (v[i] == run->lifeline.pid || (v[i] != first && (!t || t < run->start_ticks)))
+		sl_pidset_clear(&ours);
+		sl_pidset_clear(&run_set);
+		sl_each_child(getpid(), 0, append, &ours);
+		for (size_t i = 0; i < ours.n; i++) {
+			pid_t pid = ours.v[i];
+			uint64_t t = sl_start_ticks(pid);
+			if (pid == run->lifeline.pid || (pid != first && (!t || t < run->start_ticks)))
 				continue;
-			v[mine++] = v[i];
+			sl_pidset_add(&run_set, pid, 0);
 		}
-		n = mine;
-		/* their descendants, breadth first (the list grows as it is read) */
-		for (size_t i = 0; i < n; i++)
-			children_of(v[i], v, &n, CAP);
+		/* their descendants, breadth first (the set grows as it is read) */
+		for (size_t i = 0; i < run_set.n; i++)
+			sl_each_child(run_set.v[i], 0, append, &run_set);
 		size_t alive = 0;
-		for (size_t i = 0; i < n; i++)
-			if (kill(v[i], SIGKILL) == 0)
+		for (size_t i = 0; i < run_set.n; i++)
+			if (kill(run_set.v[i], SIGKILL) == 0)
 				alive++;
 		struct rusage ru;
 		int st;
-		for (size_t i = 0; i < n; i++)
-			if (wait4(v[i], &st, WNOHANG | __WALL, &ru) > 0)
+		for (size_t i = 0; i < run_set.n; i++)
+			if (wait4(run_set.v[i], &st, WNOHANG | __WALL, &ru) > 0)
 				sl_add_rusage(res, &ru);
 		if (!alive)
 			break;
 		nanosleep(&(struct timespec){ 0, 1000000 }, NULL);
 	}
-	free(v);
+	sl_pidset_free(&ours);
+	sl_pidset_free(&run_set);
 }
 
 /* Kill every process of the run and reap those that come back to us.

@@ -163,7 +163,7 @@ static bool hides(pid_t pid)
 	return stat(path, &pst) != 0 || pst.st_uid == 0;
 }
 
-uint64_t sl_shm_unlinked_kb(dev_t dev, uid_t uid, const pid_t *pids, int n, bool *hidden)
+uint64_t sl_shm_unlinked_kb(dev_t dev, uid_t uid, const pid_t *pids, size_t n, bool *hidden)
 {
 	ino_t seen[SL_SHM_MAX_INODES];
 	int nseen = 0;
@@ -171,7 +171,7 @@ uint64_t sl_shm_unlinked_kb(dev_t dev, uid_t uid, const pid_t *pids, int n, bool
 	char want[32];
 	snprintf(want, sizeof(want), " %02x:%02x ", major(dev), minor(dev));
 	int was_gid = setfsgid(uid), was_uid = setfsuid(uid);
-	for (int i = 0; i < n; i++) {
+	for (size_t i = 0; i < n; i++) {
 		char path[64];
 		snprintf(path, sizeof(path), "/proc/%d/fd", (int)pids[i]);
 		DIR *d = opendir(path);

@@ -276,6 +276,32 @@ static void children_past_a_page(void **state)
 	assert_int_equal(s.other, 0);
 }
 
+/* A walk keeps every process of a run, however many: no cap (a fixed
+ * 4,096 hid the rest of a larger run), each pid once, in the order found. */
+static void pidset_has_no_cap(void **state)
+{
+	(void)state;
+	enum { N = 20000 };
+	struct sl_pidset s = { 0 };
+	for (int i = 1; i <= N; i++)
+		assert_int_equal(sl_pidset_add(&s, (pid_t)(i * 7), i), 1);
+	for (int i = 1; i <= N; i += 97)
+		assert_int_equal(sl_pidset_add(&s, (pid_t)(i * 7), 0), 0);
+	assert_int_equal(sl_pidset_add(&s, 0, 0), 0);
+	assert_int_equal(s.n, N);
+	for (int i = 0; i < N; i++) {
+		assert_int_equal(s.v[i], (i + 1) * 7);
+		assert_int_equal(s.aux[i], i + 1);
+	}
+	assert_true(sl_pidset_has(&s, 7 * N));
+	assert_false(sl_pidset_has(&s, 7 * N + 1));
+	sl_pidset_clear(&s);
+	assert_int_equal(s.n, 0);
+	assert_false(sl_pidset_has(&s, 7));
+	assert_int_equal(sl_pidset_add(&s, 7, 0), 1);
+	sl_pidset_free(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -289,6 +315,7 @@ int main(void)
 		cmocka_unit_test(run_without_command_fails_closed),
 		cmocka_unit_test(tmpfs_mounts),
 		cmocka_unit_test(children_past_a_page),
+		cmocka_unit_test(pidset_has_no_cap),
 	};
 	return cmocka_run_group_tests_name("policy", tests, NULL, NULL);
 }

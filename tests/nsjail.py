@@ -13,7 +13,10 @@ what graders asked for with it (issue 30): the report's phase timings,
 Run as root and as an ordinary user, on the full host and under
 tests/hosts/hostsim docker (where namespaces are refused: the command line
 then carries shimmy's --disable_clone_* flags, as it does for rootless
-Podman and Fargate).  Each containment check proves its attack bare first.
+Podman and Fargate), and under hostsim lambda with
+SANDLOCK_EXTRA_FLAGS=--best-effort (no seccomp, Landlock or namespaces:
+every command line carries it; a containment check with no layer there to
+judge it is skipped, naming what the host lacks).  Each containment check proves its attack bare first.
 Last line: "nsjail: P passed, F failed, S skipped".
 """
 import json
@@ -61,7 +64,23 @@ os.chmod(TASK, 0o755)
 features = json.loads(subprocess.run([SANDLOCK, "--features", "--json"], capture_output=True,
                                      text=True).stdout)["layers"]
 NS_OK = all(features[n]["state"] == "available" for n in ("pidns", "mountns", "ipcns"))
+HAVE = {n: v["state"] == "available" for n, v in features.items()}
+# a host with no file-system layer (the serverless simulation: no Landlock,
+# no mount namespace) or none that closes the network: a containment check
+# there has nothing to judge, the run is --best-effort's (EXTRA), reported
+FS_LAYER = HAVE.get("landlock") or HAVE.get("mountns")
+NET_LAYER = HAVE.get("seccomp") or HAVE.get("netns") or HAVE.get("landlock_net")
 
+
+def contained(ok, name, why, layer_ok, lacks):
+    if layer_ok:
+        check(ok, name, why)
+    else:
+        check(None, name, f"{lacks}: not available on this host (--best-effort runs without, reported)")
+
+# --best-effort where the host lacks a layer (the serverless simulation):
+# nsjail's command line takes it as sandlock's own
+EXTRA = os.environ.get("SANDLOCK_EXTRA_FLAGS", "").split()
 SYSTEM = []
 for d in ("/usr", "/lib", "/lib64", "/lib32", "/bin", "/sbin", "/etc"):
     if os.path.isdir(d) and not os.path.islink(d):
@@ -81,7 +100,7 @@ def shimmy(cmd, mode="e", extra=(), tmpfs=True):
     if tmpfs and NS_OK:
         line += ["--tmpfsmount", "/tmp"]
     line += ["--rlimit_cpu", "10", "--rlimit_as", "1024", "--rlimit_nofile", "64", *DISABLE,
-             *extra, "--", *cmd]
+             *EXTRA, *extra, "--", *cmd]
     return line
 
 
@@ -144,16 +163,20 @@ READ = f"print(open({SECRET_FILE!r}).read())"
 bare = run([PY, "-c", READ])
 p = run(shimmy([PY, "-c", READ]))
 check(bare.returncode == 0 and "expected-42" in bare.stdout, "bare: the answers file is readable")
-check(p.returncode != 0 and "expected-42" not in p.stdout,
-      "the answers file outside the binds is unreadable",
-      f"status {p.returncode}, stdout {p.stdout[:200]!r}")
+contained(p.returncode != 0 and "expected-42" not in p.stdout,
+          "the answers file outside the binds is unreadable",
+          f"status {p.returncode}, stdout {p.stdout[:200]!r}", FS_LAYER, "Landlock and a mount namespace")
 
 # a read-only bind is read-only
 WRITE_TASK = f"open({os.path.join(TASK, 'planted')!r}, 'w').write('x')"
 p = run(shimmy([PY, "-c", WRITE_TASK]))
 planted = os.path.exists(os.path.join(TASK, "planted"))
-check(not planted and p.returncode != 0, "--bindmount_ro: the submission cannot write there",
-      f"status {p.returncode}, planted {planted}")
+# (as root the program's own uid cannot either: an ordinary user's can, but
+# for a file-system layer)
+contained(not planted and p.returncode != 0, "--bindmount_ro: the submission cannot write there",
+          f"status {p.returncode}, planted {planted}", FS_LAYER or ROOT, "Landlock and a mount namespace")
+if planted:
+    os.unlink(os.path.join(TASK, "planted"))
 if ROOT:  # bare, root writes there
     run([PY, "-c", WRITE_TASK])
     check(os.path.exists(os.path.join(TASK, "planted")), "bare: root writes into the task directory")
@@ -186,7 +209,7 @@ else:
     # shimmy's container flags, but for the mount namespace --tmpfsmount needs
     no_ns = [a for a in DISABLE if a != "--disable_clone_newns"]
     line = shimmy(["/bin/true"], extra=["--tmpfsmount", "/tmp"], tmpfs=False)
-    line = [a for a in line if a != "--disable_clone_newns"]
+    line = [a for a in line if a != "--disable_clone_newns" and a not in EXTRA]
     p = run(line)
     check(p.returncode == 125 and p.stderr.count("\n") == 1 and "--tmpfsmount" in p.stderr,
           "--tmpfsmount where no mount namespace is ours: refused in one line (125)",
@@ -280,7 +303,7 @@ SHARE = "/usr/share"
 share_host = sorted(os.listdir(SHARE))
 TF_TRY = ("import os; print(sorted(os.listdir('/usr/share'))); "
           f"open('/usr/share/tf-{os.getpid()}', 'w').write('x'); print('wrote')")
-CHROOT = [NSJAIL, "--mode", "o", "--quiet", "--chroot", "/", *DISABLE]
+CHROOT = [NSJAIL, "--mode", "o", "--quiet", "--chroot", "/", *DISABLE, *EXTRA]
 p = run([*CHROOT, "--", PY, "-c", TF_TRY])
 check(p.returncode != 0 and share_host and str(share_host) in p.stdout and "wrote" not in p.stdout,
       "no --tmpfsmount: the host's /usr/share is there, and not writable",
@@ -332,7 +355,8 @@ if NS_OK:
 else:
     # shimmy's container flags, but for the mount namespace it needs
     CHROOT = [a for a in CHROOT if a != "--disable_clone_newns"]
-    p = run([*CHROOT, "--tmpfsmount", SHARE, "--", "/bin/true"])
+    # (without --best-effort: the refusal is what is judged)
+    p = run([*[a for a in CHROOT if a not in EXTRA], "--tmpfsmount", SHARE, "--", "/bin/true"])
     check(p.returncode == 125 and p.stderr.count("\n") == 1 and "--tmpfsmount" in p.stderr,
           "--tmpfsmount DST where no mount namespace is ours: refused in one line (125)",
           f"status {p.returncode}, {p.stderr!r}")
@@ -398,9 +422,10 @@ TRY_CONNECT = ("import socket\ntry:\n    socket.create_connection(('127.0.0.1', 
 before = lis.accepted
 p = run([*UPSTREAM, "--", PY, "-c", TRY_CONNECT])
 time.sleep(0.2)
-check(p.returncode == 0 and p.stdout == "no network\n" and lis.accepted == before,
-      "--iface_no_lo (shimmy's upstream line, network off): the worker runs, with no network",
-      f"status {p.returncode}, {p.stdout!r}, {lis.accepted - before} accepted, {p.stderr[:200]!r}")
+contained(p.returncode == 0 and p.stdout == "no network\n" and lis.accepted == before,
+          "--iface_no_lo (shimmy's upstream line, network off): the worker runs, with no network",
+          f"status {p.returncode}, {p.stdout!r}, {lis.accepted - before} accepted, {p.stderr[:200]!r}",
+          NET_LAYER, "seccomp, a network namespace and Landlock's network rules")
 p = run([*UPSTREAM, "--disable_clone_newnet", "--", PY, "-c", f"open({ran_marker!r}, 'w')"])
 check(p.returncode == 125 and p.stderr.count("\n") == 1 and "--iface_no_lo" in p.stderr
       and not os.path.exists(ran_marker),
@@ -420,9 +445,15 @@ bare_shm = os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK)
 for how, extra in (("--bindmount_ro /dev", ["--bindmount_ro", "/dev"]),
                    ("--chroot /", ["--chroot", "/"])):
     p = run(shimmy([PY, "-c", DEVS], extra=extra))
-    check(p.returncode == 0 and p.stdout == "devices ok\n" and not os.path.exists(shm_mark),
-          f"{how}: /dev/null and /dev/zero writable (subprocess.DEVNULL works), /dev/shm not",
-          f"status {p.returncode}, {p.stdout!r}, {p.stderr[-300:]!r}")
+    if not FS_LAYER:
+        # what works does: the devices a program needs
+        check(p.returncode == 0 and p.stdout in ("devices ok\n", "shm written\n"),
+              f"{how}, no file-system layer here: /dev/null and /dev/zero writable",
+              f"status {p.returncode}, {p.stdout!r}, {p.stderr[-300:]!r}")
+    contained(p.returncode == 0 and p.stdout == "devices ok\n" and not os.path.exists(shm_mark),
+              f"{how}: /dev/null and /dev/zero writable (subprocess.DEVNULL works), /dev/shm not",
+              f"status {p.returncode}, {p.stdout!r}, {p.stderr[-300:]!r}", FS_LAYER,
+              "Landlock and a mount namespace")
     if os.path.exists(shm_mark):
         os.unlink(shm_mark)
 if bare_shm:
@@ -432,9 +463,9 @@ if bare_shm:
 p = run(shimmy([PY, "-c", "open('/dev/null', 'w')"]))
 # refused by Landlock; where the kernel has none, absent from the run's root
 # of binds, as from nsjail's
-check(p.returncode != 0 and ("PermissionError" in p.stderr or "FileNotFoundError" in p.stderr),
-      "no bind shows /dev: /dev/null stays out of reach (nsjail's jail has none)",
-      f"status {p.returncode}, {p.stderr[-200:]!r}")
+contained(p.returncode != 0 and ("PermissionError" in p.stderr or "FileNotFoundError" in p.stderr),
+          "no bind shows /dev: /dev/null stays out of reach (nsjail's jail has none)",
+          f"status {p.returncode}, {p.stderr[-200:]!r}", FS_LAYER, "Landlock and a mount namespace")
 
 # ---- nsjail's own defaults (cmdline.cc's parseArgs), where the line gives none ----
 rpath = os.path.join(WORK, "defaults.json")
@@ -613,7 +644,7 @@ def phases(flags, n=3):
         rp = os.path.join(WORK, "ph.json")
         if os.path.exists(rp):
             os.unlink(rp)
-        subprocess.run([SANDLOCK, "--report", rp, *flags, "--", "/bin/true"],
+        subprocess.run([SANDLOCK, *EXTRA, "--report", rp, *flags, "--", "/bin/true"],
                        stdin=subprocess.DEVNULL, capture_output=True, timeout=60)
         r = json.load(open(rp)) if os.path.exists(rp) else {}
         last = r
@@ -648,7 +679,7 @@ if ok:
           f"setup {s0} -> {s1} us, wall {w0} -> {w1} us")
 t0 = time.monotonic()
 rp = os.path.join(WORK, "ph.json")
-subprocess.run([SANDLOCK, "--report", rp, "--", "/bin/sleep", "0.3"], capture_output=True)
+subprocess.run([SANDLOCK, *EXTRA, "--report", rp, "--", "/bin/sleep", "0.3"], capture_output=True)
 outside = (time.monotonic() - t0) * 1e6
 r = json.load(open(rp))
 total = r["setup_us"] + r["run_us"] + r["teardown_us"]
@@ -668,6 +699,29 @@ if SANITIZER:
     check("probe could not run" in p.stdout and p.returncode == 1,
           "--self-test, sanitizer build: a probe that cannot start is no answer, not a pass",
           f"status {p.returncode}: {p.stdout[-300:]!r}")
+elif not HAVE.get("seccomp"):
+    # a serverless host: no seccomp filters, so a probe of the full
+    # sandbox fails closed, and --best-effort's says what it lacks
+    p = run([SANDLOCK, "--self-test", "--landlock", "--no-network"], cwd=WORK)
+    check(p.returncode == 1 and "seccomp" in p.stdout and p.stdout.splitlines()[-1].startswith("self-test: FAILED"),
+          "--self-test --landlock --no-network, no seccomp here: fails closed, naming seccomp",
+          f"status {p.returncode}: {p.stdout[-400:]!r}")
+    p = run([SANDLOCK, "--self-test", *EXTRA, "--json", "--profile", "python"], cwd=WORK)
+    try:
+        st = json.loads(p.stdout)
+    except ValueError:
+        st = {}
+    by = {c["check"]: c for c in st.get("checks", [])}
+    bad = [c for c in st.get("checks", []) if not c["ok"]]
+    check(by.get("run", {}).get("ok") and by.get("python3", {}).get("ok")
+          and all("not active here" in c["detail"] for c in bad),
+          "--self-test --best-effort --json --profile python, no seccomp here: the interpreter starts, "
+          "and what fails is a layer the host lacks",
+          f"status {p.returncode}: {p.stdout[:500]!r}")
+    p = run([SANDLOCK, "--self-test", *EXTRA, "--unshare", "on"], cwd=WORK)
+    check(p.returncode != 0 and "FAIL" in p.stdout and "userns" in p.stdout,
+          "--self-test --best-effort --unshare on where namespaces are refused: fails, naming the layer",
+          f"status {p.returncode}: {p.stdout[-400:]!r}")
 else:
     # under a second of CPU (what it costs; 0.16 s measured), whatever the
     # wall clock, which the machine's load sets (3-4 s beside busy loops)
@@ -731,21 +785,21 @@ AFF = ("import os, threading; r = []\n"
 if len(ours) < 2:
     check(None, "--cpus", "one CPU here: nothing to pin to")
 else:
-    bare = run([SANDLOCK, "--", PY, "-c", AFF])
+    bare = run([SANDLOCK, *EXTRA, "--", PY, "-c", AFF])
     check(bare.stdout.split("\n")[0] == str(ours), "without --cpus: the run has all our CPUs",
           repr(bare.stdout))
     last = ours[-1]
-    p = run([SANDLOCK, "--cpus", str(last), "--", PY, "-c", AFF])
+    p = run([SANDLOCK, *EXTRA, "--cpus", str(last), "--", PY, "-c", AFF])
     want = f"[{last}]\n[{last}] [{last}]\n"
     check(p.returncode == 0 and p.stdout == want,
           f"--cpus {last}: the program, its thread and its child are on CPU {last}",
           f"status {p.returncode}, {p.stdout!r}, {p.stderr[:200]!r}")
     # two concurrent runs of one user: two distinct CPUs
     HOLD = "import os, time; print(sorted(os.sched_getaffinity(0)), flush=True); time.sleep(1.5)"
-    a = subprocess.Popen([SANDLOCK, "--cpus", "auto", "--", PY, "-c", HOLD], stdout=subprocess.PIPE,
+    a = subprocess.Popen([SANDLOCK, *EXTRA, "--cpus", "auto", "--", PY, "-c", HOLD], stdout=subprocess.PIPE,
                          text=True)
     first = a.stdout.readline()
-    b = subprocess.Popen([SANDLOCK, "--cpus", "auto", "--", PY, "-c", HOLD], stdout=subprocess.PIPE,
+    b = subprocess.Popen([SANDLOCK, *EXTRA, "--cpus", "auto", "--", PY, "-c", HOLD], stdout=subprocess.PIPE,
                          text=True)
     second = b.stdout.readline()
     a.wait()
@@ -765,8 +819,8 @@ else:
         json.dumps({"run": {"argv": [PY, "-c", code]}}) + "\n" +
         json.dumps({"test": {"name": "01", "stdin": "in", "expected": "exp"}}) + "\n")
     subprocess.run(["chmod", "-R", "a+rX", bdir])
-    bare = run([SANDLOCK, "batch", os.path.join(bdir, "m.jsonl")])
-    p = run([SANDLOCK, "batch", "--cpus", str(last), os.path.join(bdir, "m.jsonl")])
+    bare = run([SANDLOCK, "batch", *EXTRA, os.path.join(bdir, "m.jsonl")])
+    p = run([SANDLOCK, "batch", *EXTRA, "--cpus", str(last), os.path.join(bdir, "m.jsonl")])
     check(bare.returncode == 1 and p.returncode == 0,
           f"sandlock batch --cpus {last}: the steps run on it (without: not)",
           f"without {bare.returncode}, with {p.returncode}: {p.stdout[-300:]!r} {p.stderr[:200]!r}")
@@ -779,8 +833,8 @@ else:
                          "print(a[0] if len(a) == 1 else 'all', flush=True)\n")
     subprocess.run(["chmod", "-R", "a+rX", bdir])
     pair = ["--interactor", "--", PY, inter, str(last), "--submission", "--", PY, sub]
-    bare = run([SANDLOCK, "interactive", "--pin", "off", *pair])
-    p = run([SANDLOCK, "interactive", "--pin", "off", "--cpus", str(last), *pair])
+    bare = run([SANDLOCK, "interactive", *EXTRA, "--pin", "off", *pair])
+    p = run([SANDLOCK, "interactive", *EXTRA, "--pin", "off", "--cpus", str(last), *pair])
     check(bare.returncode == 1 and p.returncode == 0,
           f"sandlock interactive --cpus {last}: the pair runs on it (without: not)",
           f"without {bare.returncode}, with {p.returncode}: {p.stderr[:200]!r}")

@@ -234,6 +234,20 @@ peak=$(field "$W/s.json" peak_kb)
 if [ "$(field "$W/s.json" verdict)" = memory_limit ] && [ "${peak:-999999}" -lt 280000 ]; then pass "shared memory counted: memory_limit at $peak KB"
 else fail "shared memory (640 MB under --mem 256): $(rep "$W/s.json")"; fi
 
+# a run of more processes than one read of a children list returns (a
+# page) and than a walk once kept (4,096): 4,200 idle children, then 40
+# that hold 16 MB each; the supervisor sees their memory (control: bare,
+# all 40 hold it together for 2 s and say so)
+if [ -x "${PROGS:-}/tree" ]; then
+	mkdir -p "$W/bh0" "$W/bh"
+	chmod 0777 "$W/bh"
+	"$PROGS/tree" behind 4200 40 16 "$W/bh0" >/dev/null 2>&1
+	(cd "$W" && $S --mem 256 --nproc 4400 --cpu 60 --timeout 60 --report "$W/b.json" -- "$PROGS/tree" behind 4200 40 16 "$W/bh" >/dev/null 2>&1)
+	if [ -e "$W/bh0/held.40" ] && [ ! -e "$W/bh/held.40" ] && [ "$(field "$W/b.json" verdict)" = memory_limit ]; then
+		pass "4,200 idle children, then 40 holding 16 MB each under --mem 256: memory_limit at $(field "$W/b.json" peak_kb) KB (bare: held)"
+	else fail "children past a page and past 4,096: bare held: $([ -e "$W/bh0/held.40" ] && echo yes || echo no), sandboxed held: $([ -e "$W/bh/held.40" ] && echo yes || echo no), report $(rep "$W/b.json")"; fi
+fi
+
 # ---- secrets in the environment ----
 secret=sk-$RANDOM$RANDOM$RANDOM
 c=$(GRADER_SECRET=$secret $S --no-fork -- /usr/bin/env 2>/dev/null | grep -c "$secret")

@@ -9,6 +9,10 @@
  *   tree reaped N MS DIR  as cpu, two children at a time, with SIGCHLD
  *                       ignored: the kernel reaps them, no rusage keeps
  *                       their CPU
+ *   tree behind IDLE N MB DIR  IDLE idle children first (more than one
+ *                       read of a children list returns), then N that each
+ *                       touch MB MB; once all N held it together for 2 s
+ *                       the parent creates DIR/held
  * The parent waits for them all and prints "done".
  */
 #include <fcntl.h>
@@ -42,6 +46,48 @@ static void burn(long ms)
 	}
 }
 
+static int behind(long idle, long n, long mb, const char *dir)
+{
+	int go[2], done[2];
+	if (pipe(go) != 0 || pipe(done) != 0)
+		return 1;
+	for (long i = 0; i < idle + n; i++) {
+		pid_t pid = fork();
+		if (pid < 0)
+			return 1;
+		if (pid)
+			continue;
+		close(go[1]);
+		close(done[0]);
+		if (i >= idle) {
+			volatile char *p = malloc((size_t)mb << 20);
+			if (!p)
+				_exit(1);
+			for (long j = 0; j < (mb << 20); j += 4096)
+				p[j] = 1;
+			if (write(done[1], "x", 1) != 1)
+				_exit(1);
+		}
+		char c;
+		(void)!read(go[0], &c, 1); /* until the parent lets go */
+		_exit(0);
+	}
+	close(done[1]);
+	long held = 0;
+	char c;
+	while (held < n && read(done[0], &c, 1) == 1)
+		held++;
+	if (held == n) {
+		sleep(2);
+		mark(dir, "held", n);
+	}
+	close(go[1]);
+	while (wait(NULL) > 0)
+		;
+	puts("done");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 4)
@@ -62,6 +108,8 @@ int main(int argc, char **argv)
 		puts("done");
 		return 0;
 	}
+	if (!strcmp(argv[1], "behind") && argc == 6)
+		return behind(atol(argv[2]), atol(argv[3]), atol(argv[4]), dir);
 	if (argc < 5)
 		return 2;
 	long n = atol(argv[2]), amount = atol(argv[3]);

@@ -12,11 +12,13 @@
  * does not hold, samples from /proc without any privilege ("accounting":
  * "supervisor"):
  *
- *  - the run is the session of its first process (the filter refuses
- *    setsid and setpgid, so nothing leaves it);  its processes are found by
- *    walking the children lists from that process, and from our own (we
- *    are the subreaper of the run's orphans), or, where the kernel has no
- *    children lists, by reading the session of every process in /proc;
+ *  - the run's processes are found by walking the children lists from its
+ *    first process (whatever their session: where no filter refuses
+ *    setsid, a program may leave it), and from our own (we are the
+ *    subreaper of the run's orphans: those in its session, or started with
+ *    it or after, but the watchdog), or, where the kernel has no children
+ *    lists, by reading the session of every process in /proc (the filter
+ *    refuses setsid and setpgid, so nothing leaves it there);
  *  - CPU: each live process's own clock (every thread, nanoseconds) plus
  *    what its reaped children used (cutime, cstime).  A process reaped
  *    inside the run moves its time into its parent's, so the sum only grows
@@ -95,7 +97,7 @@ bool sl_proc_stat(pid_t pid, struct sl_pstat *s)
 	int got = 0;
 	char *save = NULL;
 	s->state = p[1] == ' ' ? p[2] : 0;
-	for (char *tok = strtok_r(p + 2, " ", &save); tok && field <= 20;
+	for (char *tok = strtok_r(p + 2, " ", &save); tok && field <= 22;
 	     tok = strtok_r(NULL, " ", &save), field++)
 		if (field >= 4)
 			f[got++] = strtoull(tok, NULL, 10);
@@ -108,6 +110,7 @@ bool sl_proc_stat(pid_t pid, struct sl_pstat *s)
 	s->own_ticks = f[14 - 4] + f[15 - 4];
 	s->child_ticks = f[16 - 4] + f[17 - 4];
 	s->threads = (long)f[20 - 4];
+	s->start_ticks = got >= 22 - 3 ? f[22 - 4] : 0;
 	return true;
 }
 
@@ -244,13 +247,23 @@ static bool holds_for_run(const struct sl_acct *a, pid_t pid)
 	return !(a->in_pidns && pid == a->session);
 }
 
-/* Add pid if it is the run's and new; it is then walked in its turn. */
-static void add(struct sl_acct *a, pid_t pid)
+/* Add pid if it is the run's and new; it is then walked in its turn.  A
+ * child of a process of the run is the run's in whatever session: where no
+ * filter refuses setsid (a serverless host) a program that left the
+ * session held memory no sample saw.  One of ours (`orphan`: the run's
+ * orphans come back to us, its subreaper) is the run's when it is in its
+ * session, or started with the run or after it and is not our watchdog. */
+static void add(struct sl_acct *a, pid_t pid, bool orphan)
 {
 	struct sl_acct_walk *w = a->walk;
 	struct sl_pstat s;
-	if (pid <= 0 || sl_pidset_has(&w->found, pid) || !sl_proc_stat(pid, &s) ||
-	    s.session != a->session || sl_pidset_add(&w->found, pid, s.threads) != 1)
+	if (pid <= 0 || sl_pidset_has(&w->found, pid) || !sl_proc_stat(pid, &s))
+		return;
+	if (orphan && s.session != a->session &&
+	    (!a->start_ticks || s.start_ticks < a->start_ticks ||
+	     (a->watchdog && pid == *a->watchdog)))
+		return;
+	if (sl_pidset_add(&w->found, pid, s.threads) != 1)
 		return;
 	w->cpu_us += proc_cpu_us(pid, &s, a->hz);
 	if (holds_for_run(a, pid))
@@ -259,7 +272,20 @@ static void add(struct sl_acct *a, pid_t pid)
 
 static void add_child(void *a, pid_t pid)
 {
-	add(a, pid);
+	add(a, pid, false);
+}
+
+static void add_orphan(void *a, pid_t pid)
+{
+	add(a, pid, true);
+}
+
+/* Without children lists: every process there is, by its session. */
+static void add_session(struct sl_acct *a, pid_t pid)
+{
+	struct sl_pstat s;
+	if (sl_proc_stat(pid, &s) && s.session == a->session)
+		add(a, pid, false);
 }
 
 static void walk_run(struct sl_acct *a)
@@ -274,18 +300,18 @@ static void walk_run(struct sl_acct *a)
 		struct dirent *e;
 		while (d && (e = readdir(d)))
 			if (e->d_name[0] >= '1' && e->d_name[0] <= '9')
-				add(a, (pid_t)atoi(e->d_name));
+				add_session(a, (pid_t)atoi(e->d_name));
 		if (d)
 			closedir(d);
 		return;
 	}
-	add(a, a->session);
+	add(a, a->session, true);
 	/* orphans of the run, which came back to us as their subreaper (in a
 	 * pid namespace they go to its init, the run's first process) */
 	struct sl_pstat self;
 	pid_t me = getpid();
 	if (!a->in_pidns && sl_proc_stat(me, &self))
-		sl_each_child(me, self.threads, add_child, a);
+		sl_each_child(me, self.threads, add_orphan, a);
 	/* the set grows as children are found */
 	for (size_t i = 0; i < w->found.n; i++)
 		sl_each_child(w->found.v[i], w->found.aux[i], add_child, a);
@@ -350,6 +376,12 @@ void sl_acct_start(struct sl_acct *a, const struct sandlock_policy *p, pid_t ses
 	a->self_start_us = now_us(CLOCK_THREAD_CPUTIME_ID);
 	a->step_us = SL_ACCT_STEP_MIN;
 	a->next_us = now_us(CLOCK_MONOTONIC) + a->step_us;
+}
+
+void sl_acct_orphans(struct sl_acct *a, uint64_t start_ticks, const pid_t *watchdog)
+{
+	a->start_ticks = start_ticks;
+	a->watchdog = watchdog;
 }
 
 int sl_acct_timeout_ms(const struct sl_acct *a)

@@ -10,5 +10,5 @@
 int main(int argc, char **argv)
 {
 	attack_init(argc, argv);
-	return idle_then_hogs(1000, 40, 16);
+	return idle_then_hogs(1000, 40, 16, 0);
 }

@@ -11,5 +11,5 @@
 int main(int argc, char **argv)
 {
 	attack_init(argc, argv);
-	return idle_then_hogs(4200, 40, 16);
+	return idle_then_hogs(4200, 40, 16, 0);
 }

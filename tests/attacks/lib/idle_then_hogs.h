@@ -1,12 +1,14 @@
-/* Two attacks on the supervisor's walk of a run's processes
- * (hidden_children, many_processes): `idle` children that do nothing,
- * then `hogs` more that each touch hog_mb of memory and hold it.  When all
- * the hogs held their memory together for 3 s (many samples of the run),
- * says "held N MB", the evidence of the escape.  Returns main's status. */
+/* Attacks on the supervisor's walk of a run's processes (hidden_children,
+ * many_processes, setsid_memory): `idle` children that do nothing, then
+ * `hogs` more that each touch hog_mb of memory and hold it, each out of
+ * the run's session first if `leave` (setsid: refused where the filter
+ * is, and the memory is held anyway).  When all the hogs held their
+ * memory together for 3 s (many samples of the run), says "held N MB",
+ * the evidence of the escape.  Returns main's status. */
 #include <sys/mman.h>
 #include <sys/wait.h>
 
-static int idle_then_hogs(int idle, int hogs, int hog_mb)
+static int idle_then_hogs(int idle, int hogs, int hog_mb, int leave)
 {
 	int go[2], done[2];
 	if (pipe(go) != 0 || pipe(done) != 0)
@@ -22,6 +24,8 @@ static int idle_then_hogs(int idle, int hogs, int hog_mb)
 		close(done[0]);
 		close(go[1]); /* the parent's close ends every read below */
 		if (i >= idle) {
+			if (leave)
+				(void)setsid();
 			size_t len = (size_t)hog_mb << 20;
 			char *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 			if (m == MAP_FAILED)

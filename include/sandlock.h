@@ -3,7 +3,8 @@
  *
  * The library behind the `sandlock` command.  A grader fills a policy, calls
  * sandlock_run() and reads a result.  There is no global state: any number of
- * threads may run sandboxes at once, each with its own policy and result.
+ * threads may run sandboxes at once, each with its own policy and result
+ * (but on a host without seccomp filters: see sandlock_run()).
  *
  *     struct sandlock_policy p;
  *     struct sandlock_result r;
@@ -409,6 +410,13 @@ struct sandlock_result {
  * and counted; orphans of the caller's other children come back too, and
  * the caller must reap them.  Restoring either when a run ends would open
  * them under a concurrent run of another thread.
+ *
+ * Threads may run sandboxes at once.  Except on a host without seccomp
+ * filters (a --best-effort run there, layers without SANDLOCK_LAYER_SECCOMP):
+ * the program may then leave its process group, and the end of a run
+ * kills every child of the caller started after the run's own, another
+ * thread's run among them.  There, one run at a time per process, or each
+ * under sandlock_spawn(), which gives it a process of its own.
  */
 SANDLOCK_API int sandlock_run(const struct sandlock_policy *p, char *const argv[],
 		 struct sandlock_result *result);

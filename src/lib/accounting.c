@@ -15,10 +15,10 @@
  *  - the run's processes are found by walking the children lists from its
  *    first process (whatever their session: where no filter refuses
  *    setsid, a program may leave it), and from our own (we are the
- *    subreaper of the run's orphans: those in its session, or started with
- *    it or after, but the watchdog), or, where the kernel has no children
- *    lists, by reading the session of every process in /proc (the filter
- *    refuses setsid and setpgid, so nothing leaves it there);
+ *    subreaper of the run's orphans: those in its session), or, where the
+ *    kernel has no children lists, by reading the session of every process
+ *    in /proc (the filter refuses setsid and setpgid, so nothing leaves it
+ *    there);
  *  - CPU: each live process's own clock (every thread, nanoseconds) plus
  *    what its reaped children used (cutime, cstime).  A process reaped
  *    inside the run moves its time into its parent's, so the sum only grows
@@ -97,7 +97,7 @@ bool sl_proc_stat(pid_t pid, struct sl_pstat *s)
 	int got = 0;
 	char *save = NULL;
 	s->state = p[1] == ' ' ? p[2] : 0;
-	for (char *tok = strtok_r(p + 2, " ", &save); tok && field <= 22;
+	for (char *tok = strtok_r(p + 2, " ", &save); tok && field <= 20;
 	     tok = strtok_r(NULL, " ", &save), field++)
 		if (field >= 4)
 			f[got++] = strtoull(tok, NULL, 10);
@@ -110,7 +110,6 @@ bool sl_proc_stat(pid_t pid, struct sl_pstat *s)
 	s->own_ticks = f[14 - 4] + f[15 - 4];
 	s->child_ticks = f[16 - 4] + f[17 - 4];
 	s->threads = (long)f[20 - 4];
-	s->start_ticks = got >= 22 - 3 ? f[22 - 4] : 0;
 	return true;
 }
 
@@ -251,17 +250,16 @@ static bool holds_for_run(const struct sl_acct *a, pid_t pid)
  * child of a process of the run is the run's in whatever session: where no
  * filter refuses setsid (a serverless host) a program that left the
  * session held memory no sample saw.  One of ours (`orphan`: the run's
- * orphans come back to us, its subreaper) is the run's when it is in its
- * session, or started with the run or after it and is not our watchdog. */
+ * orphans come back to us, its subreaper) only in the run's session: our
+ * other children are the watchdog and, where threads run sandboxes at once,
+ * the other runs (an orphan that left the session is not told from them;
+ * the kill at the end finds it by its start). */
 static void add(struct sl_acct *a, pid_t pid, bool orphan)
 {
 	struct sl_acct_walk *w = a->walk;
 	struct sl_pstat s;
-	if (pid <= 0 || sl_pidset_has(&w->found, pid) || !sl_proc_stat(pid, &s))
-		return;
-	if (orphan && s.session != a->session &&
-	    (!a->start_ticks || s.start_ticks < a->start_ticks ||
-	     (a->watchdog && pid == *a->watchdog)))
+	if (pid <= 0 || sl_pidset_has(&w->found, pid) || !sl_proc_stat(pid, &s) ||
+	    (orphan && s.session != a->session))
 		return;
 	if (sl_pidset_add(&w->found, pid, s.threads) != 1)
 		return;
@@ -376,12 +374,6 @@ void sl_acct_start(struct sl_acct *a, const struct sandlock_policy *p, pid_t ses
 	a->self_start_us = now_us(CLOCK_THREAD_CPUTIME_ID);
 	a->step_us = SL_ACCT_STEP_MIN;
 	a->next_us = now_us(CLOCK_MONOTONIC) + a->step_us;
-}
-
-void sl_acct_orphans(struct sl_acct *a, uint64_t start_ticks, const pid_t *watchdog)
-{
-	a->start_ticks = start_ticks;
-	a->watchdog = watchdog;
 }
 
 int sl_acct_timeout_ms(const struct sl_acct *a)

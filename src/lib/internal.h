@@ -332,7 +332,6 @@ struct sl_pstat {
 	pid_t ppid, session;
 	long threads;
 	uint64_t own_ticks, child_ticks;
-	uint64_t start_ticks;    /* since boot; 0: not shown */
 };
 bool sl_proc_stat(pid_t pid, struct sl_pstat *s);
 
@@ -432,14 +431,9 @@ struct sl_acct {
 	uint64_t shm_kb;         /* what it held there when last walked */
 	dev_t shm_dev;
 	bool shm_near;           /* all of it holds half the run's share or more */
-	uint64_t start_ticks;    /* when the run's first process started */
-	const pid_t *watchdog;   /* our child that is not the run's (0: none) */
 };
 void sl_acct_start(struct sl_acct *a, const struct sandlock_policy *p, pid_t session,
 		   bool in_pidns, bool private_tmpfs, struct sl_cgroup *cg, bool cg_alone);
-/* Our children that are the run's orphans: those in its session, and those
- * started with the run or after it but the watchdog (read at each walk) */
-void sl_acct_orphans(struct sl_acct *a, uint64_t start_ticks, const pid_t *watchdog);
 int sl_acct_timeout_ms(const struct sl_acct *a); /* until the next sample, -1 none */
 bool sl_acct_sample(struct sl_acct *a, bool force); /* true: a limit is passed */
 void sl_acct_finish(struct sl_acct *a, struct sandlock_result *res);

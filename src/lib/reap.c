@@ -151,7 +151,12 @@ static void kill_descendants(struct sl_run *run, pid_t first, struct sandlock_re
 /* Kill every process of the run and reap those that come back to us.
  * Where the filter refuses setsid/setpgid the process group holds the
  * whole tree; in a pid namespace the kernel kills it with its first
- * process anyway; elsewhere the descendants are looked for too. */
+ * process anyway; elsewhere (no filter: a serverless host) the
+ * descendants are looked for too.  Only there: among our children are
+ * the first processes of runs other threads of ours started after this
+ * one, which the search by start time would kill too (sandlock(3): where
+ * the host has no seccomp filters, threads of one process run sandboxes
+ * one at a time, or each under sandlock_spawn). */
 void sl_kill_tree(struct sl_run *run, pid_t pgid, struct sandlock_result *res)
 {
 	sl_cgroup_kill(&run->cg);
@@ -167,6 +172,6 @@ void sl_kill_tree(struct sl_run *run, pid_t pgid, struct sandlock_result *res)
 			break;
 		nanosleep(&pause, NULL);
 	}
-	if (!run->in_pidns)
+	if (!run->in_pidns && !run->use_seccomp)
 		kill_descendants(run, pgid, res);
 }

@@ -558,6 +558,53 @@ static void same_as_sandlock_run(void **state)
 	}
 }
 
+/* Threads of one process running sandboxes at once, with no pid
+ * namespace (as in a container): the end of the first run leaves the
+ * second alone (its search for the run's orphans once killed the other
+ * run's program, started after it: signaled 137, or reaped it from under
+ * its own wait).  Where the host has no seccomp filter, the runs may leave
+ * their process group and that search is needed: not meaningful there. */
+struct at_once {
+	char *argv[4];
+	useconds_t delay;
+	struct sandlock_result r;
+	int rc;
+};
+
+static void *run_one(void *arg)
+{
+	struct at_once *o = arg;
+	usleep(o->delay);
+	struct sandlock_policy p;
+	policy(&p);
+	p.unshare = SANDLOCK_UNSHARE_OFF;
+	o->rc = sandlock_run(&p, o->argv, &o->r);
+	sandlock_policy_release(&p);
+	return NULL;
+}
+
+static void threads_run_at_once(void **state)
+{
+	(void)state;
+	struct at_once o[2] = {
+		{ { "/bin/sh", "-c", "sleep 0.3", NULL }, 0, { 0 }, -1 },
+		{ { "/bin/sh", "-c", "sleep 1.2; exit 7", NULL }, 100000, { 0 }, -1 },
+	};
+	pthread_t t[2];
+	for (int i = 0; i < 2; i++)
+		assert_int_equal(pthread_create(&t[i], NULL, run_one, &o[i]), 0);
+	for (int i = 0; i < 2; i++)
+		pthread_join(t[i], NULL);
+	if (!(o[1].r.layers & SANDLOCK_LAYER_SECCOMP))
+		skip();
+	for (int i = 0; i < 2; i++)
+		if (o[i].rc != 0 || o[i].r.verdict != (i ? SANDLOCK_RUNTIME_ERROR : SANDLOCK_OK_VERDICT) ||
+		    o[i].r.exit_code != (i ? 7 : 0))
+			fail_msg("run %d: rc %d, %s, status %d, exit %d, signal %d: %s", i, o[i].rc,
+				 sandlock_verdict_name(o[i].r.verdict), o[i].r.status, o[i].r.exit_code,
+				 o[i].r.signal, o[i].r.error);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -574,6 +621,7 @@ int main(void)
 		cmocka_unit_test(caller_ignoring_sigchld),
 		cmocka_unit_test(no_leaks),
 		cmocka_unit_test(same_as_sandlock_run),
+		cmocka_unit_test(threads_run_at_once),
 	};
 	return cmocka_run_group_tests_name("async", tests, NULL, NULL);
 }

@@ -464,14 +464,13 @@ bool sl_acct_sample(struct sl_acct *a, bool force)
 	 * step (a few microseconds per process): timed from its start, the
 	 * next one was due at once, and the supervisor did nothing else, so
 	 * the requests the run waits on (each counted clone) came one per
-	 * walk.  There (a->spaced) its time to the next is at least one walk:
-	 * half of ours at most goes to sampling.  Elsewhere nothing waits on
-	 * us, and walks back to back catch a burst of memory held for less
-	 * than two walks (a container with namespaces missed one so). */
+	 * walk.  Its time to the next is at least one walk: half of ours at
+	 * most goes to sampling (more would delay what a sample catches, a
+	 * burst of memory across the run's processes). */
 	uint64_t end = now_us(CLOCK_MONOTONIC);
-	if (a->spaced && end > now && step < end - now)
+	if (end > now && step < end - now)
 		step = end - now;
-	a->next_us = (a->spaced ? end : now) + step;
+	a->next_us = end + step;
 	return a->over_cpu || a->over_mem || a->over_fsize;
 }
 

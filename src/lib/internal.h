@@ -431,7 +431,6 @@ struct sl_acct {
 	uint64_t shm_kb;         /* what it held there when last walked */
 	dev_t shm_dev;
 	bool shm_near;           /* all of it holds half the run's share or more */
-	bool spaced;             /* the run's clones wait on us: walks spaced */
 };
 void sl_acct_start(struct sl_acct *a, const struct sandlock_policy *p, pid_t session,
 		   bool in_pidns, bool private_tmpfs, struct sl_cgroup *cg, bool cg_alone);

@@ -180,7 +180,8 @@ export SANDLOCK=$STAGE/bin/sandlock PROGS=$STAGE/progs T=$STAGE/tests BIN=$STAGE
 export SIM=$STAGE/tests/hosts/hostsim ATTACK_BUILD=$STAGE/attack-build ATTACK_PREBUILT=1
 CLASSES=$(sed 's/#.*//' "$ROOT/tests/attack-classes" | tr -s ' \n\t' ' ')
 HONEST=$(sed 's/#.*//' "$ROOT/tests/honest-classes" | tr -s ' \n\t' ' ')
-export CLASSES HONEST
+HEAVY=$(sed 's/#.*//' "$ROOT/tests/heavy-tests" | tr -s ' \n\t' ' ')
+export CLASSES HONEST HEAVY
 run_lane() { # LANE
 	local lane=$1 l as label cmd t0 st n=0 who
 	for l in "${LINES[@]}"; do

@@ -32,8 +32,9 @@
 #   settle: seconds to wait after the run before judging
 #   cleanup: shell command run after judging    args: extra argv (eval'd)
 #   isolate-uid: yes  (as root: bare run, victim and sandbox use a fresh uid)
-#   lock: NAME        (host-wide state, e.g. a sysctl: one such attack at a
-#                      time across every lane of the machine; root only)
+#   lock: NAME        (host-wide state, e.g. a sysctl, or a load that slows
+#                      every other lane: thousands of processes; one such
+#                      test at a time across every lane of the machine)
 #   exclusive: yes    (run alone: broadcast signals, bombs, timing; honest
 #                      workloads always run alone too; the others run -j2)
 #   layers: L1,L2 [(why)]  the layers any one of which contains the attack
@@ -552,8 +553,11 @@ run_test() {
 	# across every run of this suite on the machine, bare run to cleanup
 	mget "$file" lock
 	if [ -n "$M" ]; then
-		exec 8>>"/tmp/sandlock-attacks-$M.lock"
-		flock 8
+		# made by whichever lane comes first, opened read-only by all (a
+		# test user cannot open root's file for writing in the sticky /tmp)
+		local lf="/tmp/sandlock-attacks-${M%% *}.lock"
+		[ -e "$lf" ] || (umask 022; : >>"$lf") 2>/dev/null
+		{ exec 8<"$lf"; } 2>/dev/null && flock 8
 	fi
 	KIND=attack
 	mget "$file" attack

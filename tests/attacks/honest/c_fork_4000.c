@@ -3,6 +3,7 @@
 // evidence: a run allowed thousands of processes (a grader's stress test) starts 4,000 children that all stay alive together, then lets them go and reaps them; prints fork4000-ok with the count reaped.  Where the supervisor counts each clone (no user namespace of the run's own: a container) and its samples of the run took longer than their interval, it answered one clone per sample and the run spent its whole wall limit forking
 // ok-if: out_has "fork4000-ok 4000"
 // timeout: 80
+// lock: processes (thousands at once: one such test at a time on the machine, whatever the lane)
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/wait.h>

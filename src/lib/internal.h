@@ -332,6 +332,10 @@ struct sl_pstat {
 	pid_t ppid, session;
 	long threads;
 	uint64_t own_ticks, child_ticks;
+	uint64_t faults;         /* minor and major, every thread's */
+	uint64_t rss;            /* resident pages, of every kind */
+	uint64_t start;          /* ticks after boot: with the pid, a process */
+	uint64_t pending;        /* signals 1-31 pending for the first thread */
 };
 bool sl_proc_stat(pid_t pid, struct sl_pstat *s);
 
@@ -456,10 +460,13 @@ struct sl_pidset {
 	pid_t *v;
 	long *aux;
 	size_t n, cap;
-	pid_t *slot;     /* open addressing, nslot a power of two, 0: free */
+	uint32_t *slot;  /* open addressing, nslot a power of two: an index
+			  * into v plus one, 0: free */
 	size_t nslot;
 };
 bool sl_pidset_has(const struct sl_pidset *s, pid_t pid);
+/* where pid is in v, or -1 */
+long sl_pidset_index(const struct sl_pidset *s, pid_t pid);
 /* 1: added, 0: there already (or not a pid), -1: out of memory */
 int sl_pidset_add(struct sl_pidset *s, pid_t pid, long aux);
 void sl_pidset_clear(struct sl_pidset *s);

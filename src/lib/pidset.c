@@ -15,24 +15,30 @@ static size_t slot_of(const struct sl_pidset *s, pid_t pid)
 	return ((uint32_t)pid * 2654435761u) & (s->nslot - 1);
 }
 
-bool sl_pidset_has(const struct sl_pidset *s, pid_t pid)
+long sl_pidset_index(const struct sl_pidset *s, pid_t pid)
 {
-	if (!s->nslot)
-		return false;
+	if (!s->nslot || pid <= 0)
+		return -1;
 	for (size_t i = slot_of(s, pid);; i = (i + 1) & (s->nslot - 1)) {
-		if (s->slot[i] == pid)
-			return true;
 		if (s->slot[i] == 0)
-			return false;
+			return -1;
+		if (s->v[s->slot[i] - 1] == pid)
+			return (long)s->slot[i] - 1;
 	}
 }
 
-static void put(struct sl_pidset *s, pid_t pid)
+bool sl_pidset_has(const struct sl_pidset *s, pid_t pid)
 {
-	size_t i = slot_of(s, pid);
+	return sl_pidset_index(s, pid) >= 0;
+}
+
+/* The slots hold an index into v, plus one (0: free). */
+static void put(struct sl_pidset *s, size_t idx)
+{
+	size_t i = slot_of(s, s->v[idx]);
 	while (s->slot[i] != 0)
 		i = (i + 1) & (s->nslot - 1);
-	s->slot[i] = pid;
+	s->slot[i] = (uint32_t)idx + 1;
 }
 
 /* Room for one more, the table kept at most half full. */
@@ -49,7 +55,7 @@ static bool grow(struct sl_pidset *s)
 	if (!aux)
 		return false;
 	s->aux = aux;
-	pid_t *slot = calloc(2 * cap, sizeof(*slot));
+	uint32_t *slot = calloc(2 * cap, sizeof(*slot));
 	if (!slot)
 		return false;
 	free(s->slot);
@@ -57,7 +63,7 @@ static bool grow(struct sl_pidset *s)
 	s->nslot = 2 * cap;
 	s->cap = cap;
 	for (size_t i = 0; i < s->n; i++)
-		put(s, s->v[i]);
+		put(s, i);
 	return true;
 }
 
@@ -67,9 +73,9 @@ int sl_pidset_add(struct sl_pidset *s, pid_t pid, long aux)
 		return 0;
 	if (!grow(s))
 		return -1;
-	put(s, pid);
 	s->aux[s->n] = aux;
-	s->v[s->n++] = pid;
+	s->v[s->n] = pid;
+	put(s, s->n++);
 	return 1;
 }
 

@@ -292,7 +292,9 @@ static void pidset_has_no_cap(void **state)
 	for (int i = 0; i < N; i++) {
 		assert_int_equal(s.v[i], (i + 1) * 7);
 		assert_int_equal(s.aux[i], i + 1);
+		assert_int_equal(sl_pidset_index(&s, (pid_t)((i + 1) * 7)), i);
 	}
+	assert_int_equal(sl_pidset_index(&s, 7 * N + 1), -1);
 	assert_true(sl_pidset_has(&s, 7 * N));
 	assert_false(sl_pidset_has(&s, 7 * N + 1));
 	sl_pidset_clear(&s);

@@ -237,7 +237,7 @@ else fail "shared memory (640 MB under --mem 256): $(rep "$W/s.json")"; fi
 # a run of more processes than one read of a children list returns (a
 # page) and than a walk once kept (4,096): 4,200 idle children, then 40
 # that hold 16 MB each; the supervisor sees their memory (control: bare,
-# all 40 hold it together for 5 s and say so: longer than two walks)
+# all 40 hold it together for 11.4 s and say so: longer than two walks)
 if [ -x "${PROGS:-}/tree" ]; then
 	mkdir -p "$W/bh0" "$W/bh"
 	chmod 0777 "$W/bh"

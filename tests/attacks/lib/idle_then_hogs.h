@@ -3,8 +3,12 @@
  * `hogs` more that each touch hog_mb of memory and hold it, each out of
  * the run's session first if `leave` (setsid: refused where the filter
  * is, and the memory is held anyway).  When all the hogs held their
- * memory together for 3 s (many samples of the run), says "held N MB",
- * the evidence of the escape.  Returns main's status. */
+ * memory together for long enough (many samples of the run: 3 s, and
+ * 2 ms more per idle child, since a walk's time grows with the run: a
+ * walk of 4,240 processes took over 1.5 s on a slow guest under a
+ * CI-shaped load, and a sampled limit is seen within two walks), says
+ * "held N MB", the evidence of the escape (a walk that never sees the
+ * hogs lets them hold it for ever).  Returns main's status. */
 #include <sys/mman.h>
 #include <sys/wait.h>
 
@@ -49,7 +53,7 @@ static int idle_then_hogs(int idle, int hogs, int hog_mb, int leave)
 		say("only %d hogs held their memory\n", n);
 		return 1;
 	}
-	sleep_ms(3000);
+	sleep_ms(3000 + 2 * idle);
 	say("held %d MB in %d children past the first %d\n", hogs * hog_mb, hogs, idle);
 	close(go[1]);
 	while (wait(NULL) > 0)

@@ -132,7 +132,7 @@ if [ -n "${SANDLOCK_TEST_USERS:-}" ]; then
 	read -r -a USERS <<<"$SANDLOCK_TEST_USERS"
 else
 	USERS=("${SANDLOCK_TEST_USER:-sandlock-test}")
-	for i in $(seq 2 16); do USERS+=("sandlock-test$i"); done
+	for i in $(seq 2 32); do USERS+=("sandlock-test$i"); done
 fi
 # every lane has its own (suites as root use it too: tests/hosts.sh runs
 # parts as SANDLOCK_TEST_USER), so that one lane's bare attacks (kill(-1),

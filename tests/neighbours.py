@@ -161,8 +161,10 @@ def read_proc(pid):
                 if kv.startswith((b"HOME=", b"TMPDIR=")):
                     with lock:
                         homes.add(kv.split(b"=", 1)[1].decode())
-for pid in pids:
-    if not pid.isdigit() or int(pid) == os.getpid():
+# newest first: the neighbour started a moment ago, and a loaded host's
+# older processes (other lanes' thousands) spent the budget before it
+for pid in sorted((p for p in pids if p.isdigit()), key=int, reverse=True):
+    if int(pid) == os.getpid():
         continue
     if spent(3.5):
         break

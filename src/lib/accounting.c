@@ -163,7 +163,6 @@ struct sl_acct_mem {
 	uint64_t faults, rss, start, kb;
 };
 
-
 /* Its proportional share of the same, or resident_kb where the kernel
  * keeps no split (before 5.9) or will not show it to us. */
 static uint64_t share_kb(pid_t pid)
@@ -257,13 +256,17 @@ static uint64_t proc_cpu_us(pid_t pid, const struct sl_pstat *s, long hz)
 	return us + s->child_ticks * 1000000u / (uint64_t)hz;
 }
 
+/* What one walk found: the run's processes in order (aux: threads) and
+ * what each held, by its place there. */
+struct sl_acct_found {
+	struct sl_pidset set;
+	struct sl_acct_mem *mem;
+	size_t mem_cap;
+	bool mem_ok;            /* an entry for each process found */
+};
+
 struct sl_acct_walk {
-	struct sl_pidset found; /* the run's processes, in order; aux: threads */
-	struct sl_acct_mem *mem; /* what each held, by its place in found */
-	struct sl_pidset last;  /* the last walk's, and what they held */
-	struct sl_acct_mem *last_mem;
-	size_t mem_cap, last_mem_cap;
-	bool mem_ok, last_mem_ok; /* an entry for each process found */
+	struct sl_acct_found now, last; /* this walk's, the one before */
 	bool full;              /* every status read again */
 	uint64_t full_us;       /* when they last were */
 	uint64_t cpu_us, mem_kb;
@@ -272,24 +275,25 @@ struct sl_acct_walk {
 
 static uint64_t memo_kb(struct sl_acct_walk *w, pid_t pid, const struct sl_pstat *s)
 {
-	long j = w->full || !w->last_mem_ok ? -1 : sl_pidset_index(&w->last, pid);
+	struct sl_acct_found *f = &w->now, *l = &w->last;
+	long j = w->full || !l->mem_ok ? -1 : sl_pidset_index(&l->set, pid);
 	uint64_t kb;
-	if (j >= 0 && w->last_mem[j].start == s->start && w->last_mem[j].faults == s->faults &&
-	    w->last_mem[j].rss == s->rss)
-		kb = w->last_mem[j].kb;
+	if (j >= 0 && l->mem[j].start == s->start && l->mem[j].faults == s->faults &&
+	    l->mem[j].rss == s->rss)
+		kb = l->mem[j].kb;
 	else
 		kb = resident_kb(pid, &w->xfsz);
-	if (w->mem_cap < w->found.cap) {
-		struct sl_acct_mem *m = realloc(w->mem, w->found.cap * sizeof(*m));
+	if (f->mem_cap < f->set.cap) {
+		struct sl_acct_mem *m = realloc(f->mem, f->set.cap * sizeof(*m));
 		if (!m) {
-			w->mem_ok = false; /* the next walk reads every status */
+			f->mem_ok = false; /* the next walk reads every status */
 			return kb;
 		}
-		w->mem = m;
-		w->mem_cap = w->found.cap;
+		f->mem = m;
+		f->mem_cap = f->set.cap;
 	}
 	/* pid was just added: its place is the last */
-	w->mem[w->found.n - 1] = (struct sl_acct_mem){ s->faults, s->rss, s->start, kb };
+	f->mem[f->set.n - 1] = (struct sl_acct_mem){ s->faults, s->rss, s->start, kb };
 	return kb;
 }
 
@@ -312,10 +316,10 @@ static void add(struct sl_acct *a, pid_t pid, bool orphan)
 {
 	struct sl_acct_walk *w = a->walk;
 	struct sl_pstat s;
-	if (pid <= 0 || sl_pidset_has(&w->found, pid) || !sl_proc_stat(pid, &s) ||
+	if (pid <= 0 || sl_pidset_has(&w->now.set, pid) || !sl_proc_stat(pid, &s) ||
 	    (orphan && s.session != a->session))
 		return;
-	if (sl_pidset_add(&w->found, pid, s.threads) != 1)
+	if (sl_pidset_add(&w->now.set, pid, s.threads) != 1)
 		return;
 	w->cpu_us += proc_cpu_us(pid, &s, a->hz);
 	if (s.pending & (1ull << (SIGXFSZ - 1)))
@@ -347,18 +351,11 @@ static void walk_run(struct sl_acct *a, bool full)
 {
 	struct sl_acct_walk *w = a->walk;
 	/* this walk's set starts empty; the last one's is kept to look up */
-	struct sl_pidset t = w->last;
-	w->last = w->found;
-	w->found = t;
-	struct sl_acct_mem *m = w->last_mem;
-	w->last_mem = w->mem;
-	w->mem = m;
-	size_t c = w->last_mem_cap;
-	w->last_mem_cap = w->mem_cap;
-	w->mem_cap = c;
-	w->last_mem_ok = w->mem_ok;
-	w->mem_ok = true;
-	sl_pidset_clear(&w->found);
+	struct sl_acct_found t = w->last;
+	w->last = w->now;
+	w->now = t;
+	w->now.mem_ok = true;
+	sl_pidset_clear(&w->now.set);
 	uint64_t now = now_us(CLOCK_MONOTONIC);
 	w->full = full || now - w->full_us >= 5000000;
 	if (w->full)
@@ -384,8 +381,8 @@ static void walk_run(struct sl_acct *a, bool full)
 	if (!a->in_pidns && sl_proc_stat(me, &self))
 		sl_each_child(me, self.threads, add_orphan, a);
 	/* the set grows as children are found */
-	for (size_t i = 0; i < w->found.n; i++)
-		sl_each_child(w->found.v[i], w->found.aux[i], add_child, a);
+	for (size_t i = 0; i < w->now.set.n; i++)
+		sl_each_child(w->now.set.v[i], w->now.set.aux[i], add_child, a);
 }
 
 /* The first sample: the run is visible in /proc, or nothing is counted. */
@@ -469,8 +466,8 @@ bool sl_acct_sample(struct sl_acct *a, bool force)
 	if (a->need_walk && (a->walk || probe(a))) {
 		struct sl_acct_walk *w = a->walk;
 		walk_run(a, force);
-		files_kb = tmpfs_kb(a, w->found.v, w->found.n);
-		files_kb += shared_shm_kb(a, w->mem_kb + files_kb, w->found.v, w->found.n);
+		files_kb = tmpfs_kb(a, w->now.set.v, w->now.set.n);
+		files_kb += shared_shm_kb(a, w->mem_kb + files_kb, w->now.set.v, w->now.set.n);
 		cpu = w->cpu_us;
 		mem = w->mem_kb + files_kb;
 		walked = true;
@@ -487,9 +484,9 @@ bool sl_acct_sample(struct sl_acct *a, bool force)
 		/* shared pages were counted once per process: share them out */
 		struct sl_acct_walk *w = a->walk;
 		mem = files_kb;
-		for (size_t i = 0; i < w->found.n; i++)
-			if (holds_for_run(a, w->found.v[i]))
-				mem += share_kb(w->found.v[i]);
+		for (size_t i = 0; i < w->now.set.n; i++)
+			if (holds_for_run(a, w->now.set.v[i]))
+				mem += share_kb(w->now.set.v[i]);
 	}
 	/* what the samples saw decides, unless the cgroup holds it all */
 	if (walked && a->mem_limit_kb && mem > a->mem_limit_kb)
@@ -637,10 +634,10 @@ void sl_acct_finish(struct sl_acct *a, struct sandlock_result *res)
 	if (a->peak_kb > res->peak_kb)
 		res->peak_kb = a->peak_kb;
 	if (a->walk) {
-		sl_pidset_free(&a->walk->found);
-		sl_pidset_free(&a->walk->last);
-		free(a->walk->mem);
-		free(a->walk->last_mem);
+		sl_pidset_free(&a->walk->now.set);
+		sl_pidset_free(&a->walk->last.set);
+		free(a->walk->now.mem);
+		free(a->walk->last.mem);
 	}
 	free(a->walk);
 	a->walk = NULL;

@@ -55,8 +55,7 @@
 # sysv_exists sem|shm, args_intact. See README.md.
 #
 # Environment: SANDLOCK_ATTACK_JOBS (default -j), SANDLOCK_ATTACKS_EXCEPT
-# (names not to run: what make check ran already), SANDLOCK_ATTACKS_SHARD
-# (K/N: one share of the suite, for lanes), SANDLOCK_EXTRA_FLAGS (added to every sandboxed run, e.g.
+# (names not to run: what make check ran already), SANDLOCK_EXTRA_FLAGS (added to every sandboxed run, e.g.
 # --best-effort on a serverless host), SANDLOCK_HOSTSIM (the simulated host,
 # set by tests/hosts/hostsim; only printed),
 # SANDLOCK (default: build/sandlock of this repository),
@@ -246,21 +245,6 @@ for f in "${ALLFILES[@]}"; do
 	fi
 	TESTS+=("$f")
 done
-# SANDLOCK_ATTACKS_SHARD=K/N: the K-th of N shares of what is left (every
-# N-th test from the K-th, in the order above), so that a long suite can
-# run in several lanes of the tiers
-if [[ ${SANDLOCK_ATTACKS_SHARD:-} =~ ^([0-9]+)/([0-9]+)$ ]]; then
-	k=${BASH_REMATCH[1]} of=${BASH_REMATCH[2]}
-	[ "$k" -ge 1 ] && [ "$k" -le "$of" ] || { echo "run.sh: SANDLOCK_ATTACKS_SHARD=$SANDLOCK_ATTACKS_SHARD: K/N with 1 <= K <= N" >&2; exit 2; }
-	SHARD=()
-	for i in "${!TESTS[@]}"; do
-		[ $((i % of)) = $((k - 1)) ] && SHARD+=("${TESTS[$i]}")
-	done
-	TESTS=("${SHARD[@]}")
-elif [ -n "${SANDLOCK_ATTACKS_SHARD:-}" ]; then
-	echo "run.sh: SANDLOCK_ATTACKS_SHARD=$SANDLOCK_ATTACKS_SHARD: K/N with 1 <= K <= N" >&2
-	exit 2
-fi
 njobs=$(nproc 2>/dev/null || echo 2)
 running=0
 for f in "${TESTS[@]}"; do

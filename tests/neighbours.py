@@ -164,8 +164,15 @@ def read_proc(pid):
 # newest first: the neighbour started a moment ago, and a loaded host's
 # older processes (other lanes' thousands) spent the budget before it; the
 # newest 256 are read whatever the walk of the files spent (on a host at
-# load average 100 its wall deadline passed before /proc was reached)
-for n, pid in enumerate(sorted((p for p in pids if p.isdigit()), key=int, reverse=True)):
+# load average 100 its wall deadline passed before /proc was reached).
+# Newest is nearest below our own pid, counted around pid_max: a CI run
+# wraps 32,768 pids in minutes, and after a wrap the largest are the oldest
+try:
+    pid_max = int(open("/proc/sys/kernel/pid_max").read())
+except (OSError, ValueError):
+    pid_max = 1 << 22
+me = os.getpid()
+for n, pid in enumerate(sorted((p for p in pids if p.isdigit()), key=lambda p: (me - int(p)) % pid_max)):
     if int(pid) == os.getpid():
         continue
     if n >= 256 and spent(3.5):

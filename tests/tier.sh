@@ -199,13 +199,23 @@ run_lane() { # LANE
 			pre=(runuser -u "$who" --)
 		fi
 		t0=$SECONDS
+		# SANDLOCK_TIER_CPUACCT=1, where cgroup v1's cpuacct is mounted:
+		# the suite in a group of its own, whose usage counts every process
+		# it started, waited for or not (daemons, orphans, what runs under
+		# another user), which the processor time below misses
+		local cg=""
+		if [ -n "${SANDLOCK_TIER_CPUACCT:-}" ] && [ -w /sys/fs/cgroup/cpuacct/tasks ] &&
+		   mkdir "/sys/fs/cgroup/cpuacct/sandlock-tier-$$-$key" 2>/dev/null; then
+			cg=/sys/fs/cgroup/cpuacct/sandlock-tier-$$-$key
+		fi
 		# the suite's processor time (user+system of what it waited for):
 		# its cost on a shared 2-core machine, printed beside its wall time
 		# a suite that hangs ends at SANDLOCK_SUITE_TIMEOUT (s) as a failure
 		# with its output so far, instead of holding CI until its limit
-		/usr/bin/time -f '%U %S' -o "$STAGE/logs/$key.cpu" timeout -k 30 "${SANDLOCK_SUITE_TIMEOUT:-3000}" \
+		( [ -z "$cg" ] || echo "$BASHPID" >"$cg/tasks"
+		  exec /usr/bin/time -f '%U %S' -o "$STAGE/logs/$key.cpu" timeout -k 30 "${SANDLOCK_SUITE_TIMEOUT:-3000}" \
 			"${pre[@]}" env TEST_USER="$tu" SANDLOCK_TEST_USER="$tu" \
-			bash -c "cd \"\$STAGE\" && exec $cmd" </dev/null >"$STAGE/logs/$key.log" 2>&1
+			bash -c "cd \"\$STAGE\" && exec $cmd" ) </dev/null >"$STAGE/logs/$key.log" 2>&1
 		st=$?
 		# A suite that failed runs once more, if it is short (the hosts
 		# lanes retry their own parts): checks that race the supervisor's
@@ -220,8 +230,13 @@ run_lane() { # LANE
 				bash -c "cd \"\$STAGE\" && exec $cmd" </dev/null >"$STAGE/logs/$key.log" 2>&1
 			st=$?
 		fi
-		printf '%s|%s|%s|%s|%s|%s\n' "$label ($who)" "$st" "$((SECONDS - t0))" "$lane" "$STAGE/logs/$key.log" \
-			"$(awk '/^[0-9.]+ [0-9.]+$/ {printf "%d", $1 + $2}' "$STAGE/logs/$key.cpu" 2>/dev/null)" \
+		local mcpu=""
+		if [ -n "$cg" ]; then
+			mcpu=$(awk '{printf "%d", $1 / 1e9}' "$cg/cpuacct.usage" 2>/dev/null)
+			rmdir "$cg" 2>/dev/null
+		fi
+		printf '%s|%s|%s|%s|%s|%s|%s\n' "$label ($who)" "$st" "$((SECONDS - t0))" "$lane" "$STAGE/logs/$key.log" \
+			"$(awk '/^[0-9.]+ [0-9.]+$/ {printf "%d", $1 + $2}' "$STAGE/logs/$key.cpu" 2>/dev/null)" "$mcpu" \
 			>"$STAGE/logs/$key.done"
 		report "$STAGE/logs/$key.done"
 	done
@@ -229,8 +244,8 @@ run_lane() { # LANE
 
 # report DONE-FILE: a suite's block, printed at once (lanes share stdout)
 report() {
-	local name st secs lane log cpu line out
-	IFS='|' read -r name st secs lane log cpu <"$1"
+	local name st secs lane log cpu mcpu line out
+	IFS='|' read -r name st secs lane log cpu mcpu <"$1"
 	line=$(grep -E '^[a-z0-9_-]+: [0-9]+ passed, [0-9]+ failed' "$log" | tail -1)
 	out="=== $name [lane $lane]"$'\n'
 	if [ -e "${log%.log}.first" ]; then
@@ -238,7 +253,7 @@ report() {
 		out+=$(grep -E '^(FAIL|ERROR)|^  \[[^]]*\] (FAIL|ERROR)|[a-z0-9_-]+: [0-9]+ passed' "${log%.log}.first" | head -20 | sed 's/^/  first run: /')$'\n'
 	fi
 	out+=$(grep -E '^(FAIL|ERROR)|^  \[[^]]*\] (FAIL|ERROR)' "$log" | head -40)
-	out+=$'\n'"${line:-no summary line (status $st)}"$'\n'"--- $name: $secs s, cpu ${cpu:-?} s"
+	out+=$'\n'"${line:-no summary line (status $st)}"$'\n'"--- $name: $secs s, cpu ${cpu:-?} s${mcpu:+, machine $mcpu s}"
 	printf '%s\n' "$out" | grep -v '^$'
 }
 
@@ -258,13 +273,13 @@ for lane in "${LANES[@]}"; do
 done
 
 # ---- totals
-P=0 F=0 S=0 CPU_ALL=0
+P=0 F=0 S=0 CPU_ALL=0 MCPU_ALL=0
 FAILURES=() NOTE=()
 declare -A SKIPS
 RETRIED=()
 for d in "$STAGE"/logs/*.done; do
-	IFS='|' read -r name st secs lane log cpu <"$d"
-	CPU_ALL=$((CPU_ALL + ${cpu:-0}))
+	IFS='|' read -r name st secs lane log cpu mcpu <"$d"
+	CPU_ALL=$((CPU_ALL + ${cpu:-0})) MCPU_ALL=$((MCPU_ALL + ${mcpu:-0}))
 	line=$(grep -E '^[a-z0-9_-]+: [0-9]+ passed, [0-9]+ failed' "$log" | tail -1)
 	if [ -z "$line" ]; then
 		FAILURES+=("[$name] no summary line (status $st): $(tail -3 "$log" | tr '\n' ' ' | head -c 300)")
@@ -321,12 +336,12 @@ fi
 echo "=== lanes (wall seconds)"
 for lane in "${LANES[@]}"; do
 	printf '%s: %s s (%s)\n' "$lane" "$(cat "$STAGE/logs/lane-$lane.time" 2>/dev/null || echo '?')" \
-		"$(for d in "$STAGE"/logs/*.done; do IFS='|' read -r name _ secs ln _ cpu <"$d"; [ "$ln" = "$lane" ] && printf '%s %s s (cpu %s); ' "$name" "$secs" "${cpu:-?}"; done)"
+		"$(for d in "$STAGE"/logs/*.done; do IFS='|' read -r name _ secs ln _ cpu mcpu <"$d"; [ "$ln" = "$lane" ] && printf '%s %s s (cpu %s%s); ' "$name" "$secs" "${cpu:-?}" "${mcpu:+, machine $mcpu}"; done)"
 done
 sk=""
 for c in "${!SKIPS[@]}"; do sk+="$c ${SKIPS[$c]}, "; done
 [ -n "$sk" ] || sk="none"
-echo "=== tier $TIER: $((SECONDS - T_START)) s wall, $CPU_ALL s of processor time in the suites; skipped by reason: ${sk%, }"
+echo "=== tier $TIER: $((SECONDS - T_START)) s wall, $CPU_ALL s of processor time in the suites${SANDLOCK_TIER_CPUACCT:+ ($MCPU_ALL s counted by cpuacct)}; skipped by reason: ${sk%, }"
 echo "all: $P passed, $F failed, $S skipped"
 [ "$F" = 0 ]
 exit

@@ -10,7 +10,8 @@
 #      "needs:" are not met here (SKIP with the reason);
 #   2. under "$SANDLOCK <flags> -- attack" (and once per "variant:"): the
 #      evidence must show containment. Never the sandbox's report or messages.
-# Honest workloads (tests/attacks/honest/*) must succeed bare and sandboxed.
+# Honest workloads (tests/attacks/honest/*) must succeed sandboxed; they run
+# bare only after a sandboxed run failed (failing bare too is an ERROR).
 #
 # Metadata: a comment header in each file ('# key: value' or '// key: value'):
 #   attack: NAME | honest: NAME
@@ -539,10 +540,11 @@ detail() { # short description of what happened in the last run
 }
 
 # ---------------------------------------------------------------- main loop
-# run_test FILE: bare run, then every sandboxed configuration; prints result
+# run_test FILE: bare run, then every sandboxed configuration (an honest
+# workload: sandboxed first, bare only after a failure); prints result
 # lines. Runs in a background subshell (one per test, -j of them at once).
 run_test() {
-	local file=$1 b skip n configs cfg idx layer flags vlabel label xf v
+	local file=$1 b skip n
 	TLAST=$EPOCHREALTIME
 	LIVE_PIDS=()
 	trap 'for p in "${LIVE_PIDS[@]}"; do kill -KILL "$p" 2>/dev/null; done' EXIT
@@ -602,7 +604,14 @@ run_test() {
 		return
 	fi
 
-	# 1. bare
+	# 1. bare.  An honest workload's bare run only tells "broken here
+	# anyway" from "broken by the sandbox": it runs after a sandboxed run
+	# that failed (bare_broken), not before every one (half the suites'
+	# honest processor time: JVMs, compilers, numpy on every host and user)
+	if [ $KIND = honest ] && [ $BARE_ONLY = 0 ]; then
+		sandboxed "$file"
+		return
+	fi
 	run_once "$file" bare bare ""
 	# A loaded or slow machine can starve a bare run of the CPU its
 	# evidence needs before the deadline (memory_bomb_shared: 242 of its
@@ -642,8 +651,26 @@ run_test() {
 		if [ $KIND = attack ]; then result PASS "$NAME" "[bare] escapes bare"; else result PASS "$NAME" "[bare] works bare"; fi
 		return
 	fi
+	sandboxed "$file"
+}
 
-	# 2. sandboxed: main flags, then variants
+# bare_broken FILE: an honest workload run bare, after a sandboxed run of
+# it failed: does it fail without the sandbox too?  (prints why)
+bare_broken() {
+	local file=$1 why
+	run_once "$file" bare bare ""
+	why=$(detail)
+	judge "$EXPR"
+	local st=$?
+	teardown "$file"
+	printf '%s' "$why"
+	[ $st != 0 ]
+}
+
+# 2. sandboxed: main flags, then variants (run_test's locals: NAME, KIND,
+# EXPR, FLAGS, XFAIL, VXFAIL, LAYERS...)
+sandboxed() {
+	local file=$1 configs cfg idx layer flags vlabel label xf v why bwhy
 	configs=("-|$FLAGS")
 	while IFS= read -r v; do [ -n "$v" ] && configs+=("$v"); done < <(meta "$file" variant)
 	idx=0
@@ -684,7 +711,17 @@ run_test() {
 			if judge "$EXPR"; then
 				if [ -n "$xf" ]; then result XPASS "$label" "works (xfail: $xf)"; else result PASS "$label" ""; fi
 			elif [ -n "$xf" ]; then result XFAIL "$label" "broken under the sandbox, expected: $xf"
-			else result FAIL "$label" "honest workload broken under the sandbox ($(detail))"; fi
+			else
+				why=$(detail)
+				teardown "$file"
+				if bwhy=$(bare_broken "$file"); then
+					result ERROR "$NAME" "honest workload fails bare ($bwhy)"
+					return
+				fi
+				result FAIL "$label" "honest workload broken under the sandbox ($why)"
+				idx=$((idx + 1))
+				continue
+			fi
 		elif [ $STARTED = 0 ]; then
 			result FAIL "$label" "attack did not start under the sandbox ($(detail); stderr: $(head -c 200 "$ERR" | tr '\n' ' '))"
 		elif judge "$EXPR"; then

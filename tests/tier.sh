@@ -13,6 +13,9 @@
 #   only the suites whose label is in this list (to rerun one).
 # SANDLOCK_TIER_LIST=1: print the lanes and their suites, run nothing.
 # SANDLOCK_TIER_LOGS=DIR: keep every suite's whole output there.
+# SANDLOCK_TIER_CPUACCT=1: where cgroup v1's cpuacct is mounted (as root),
+#   what each suite cost the machine ("machine N s"), daemons and orphans
+#   included: docs/testing.md's measure of where CI's time goes.
 # SANDLOCK_SUITE_TIMEOUT: seconds a suite may take (3000) before it is
 #   stopped and counted as failed.
 # SANDLOCK_AFTER_CHECK=1: check-full without the suites make check ran

@@ -387,7 +387,7 @@ fd_sample() { # MODE ARGS...: start a run, wait until the program is ready, coun
 	# (a generous deadline for the program's first line: a loaded CI
 	# machine once took more than 10 s)
 	"${P[@]}" launch "$pidf" "$SL" --timeout 60 "${@:2}" -- "${P[@]}" $1 \
-		>"$out" 2>/dev/null </dev/null &
+		>"$out" 2>"$WORK/ready.err" </dev/null &
 	lpid=$!
 	for ((j = 0; j < 6000; j++)); do
 		[ -s "$out" ] && break
@@ -406,6 +406,11 @@ fd_sample() { # MODE ARGS...: start a run, wait until the program is ready, coun
 		kill -TERM "$pid" 2>/dev/null
 	fi
 	wait "$lpid" 2>/dev/null
+	local st=$?
+	# no first line: what the run said (its report, with --report-fd 2)
+	# goes into the failure's message (seen once under load, unexplained)
+	[ "$n" = -1 ] && printf '%s: status %s, pid "%s", stdout "%s", stderr %s\n' "$*" "$st" "$pid" \
+		"$(head -c 80 "$out" | tr '\n' ' ')" "$(tail -c 400 "$WORK/ready.err" | tr '\n' ' ')" >>"$WORK/fd_fail"
 	echo "$n"
 }
 counts=()
@@ -418,7 +423,7 @@ for cfg in "ready" "alloc 300" "ready --max-output 1000000" "alloc 300 --max-out
 	counts+=("$c1")
 	nfd=${c1%% fds*}
 	if [ "$c1" != "$c2" ] || [ "$c1" = -1 ]; then
-		fail "supervisor descriptors ($cfg): '$c1' then '$c2'"
+		fail "supervisor descriptors ($cfg): '$c1' then '$c2' $(tail -c 600 "$WORK/fd_fail" 2>/dev/null | tr '\n' ' ')"
 	elif [ "${c1##*table }" != 64 ]; then
 		fail "supervisor descriptors ($cfg): $c1 (table grew past 64)"
 	elif [[ $nfd =~ ^[0-9]+$ ]] && [ "$nfd" -gt 16 ]; then

@@ -606,7 +606,7 @@ run_test() {
 
 	# 1. bare.  An honest workload's bare run only tells "broken here
 	# anyway" from "broken by the sandbox": it runs after a sandboxed run
-	# that failed (bare_broken), not before every one (half the suites'
+	# that failed (bare_broken), not before every one (a third of the suites'
 	# honest processor time: JVMs, compilers, numpy on every host and user)
 	if [ $KIND = honest ] && [ $BARE_ONLY = 0 ]; then
 		sandboxed "$file"

@@ -173,7 +173,7 @@ except (OSError, ValueError):
     pid_max = 1 << 22
 me = os.getpid()
 for n, pid in enumerate(sorted((p for p in pids if p.isdigit()), key=lambda p: (me - int(p)) % pid_max)):
-    if int(pid) == os.getpid():
+    if int(pid) == me:
         continue
     if n >= 256 and spent(3.5):
         break

@@ -404,12 +404,12 @@ fd_sample() { # MODE ARGS...: start a run, wait until the program is ready, coun
 		# supervisor holds for a moment (a /proc file of its sample) does
 		# not (CI saw 13 then 15 under load)
 		for k in 1 2 3; do
-			ls "/proc/$pid/fd" >"$WORK/fds" 2>/dev/null || { c=""; break; }
+			ls "/proc/$pid/fd" >"$WORK/fds" 2>/dev/null || break
 			c=$(wc -l <"$WORK/fds")
 			if [ -z "$least" ] || [ "$c" -lt "$least" ]; then least=$c; fi
 			sleep 0.02
 		done
-		if [ -n "$c" ]; then
+		if [ -n "$least" ]; then
 			n="$least fds, table $size"
 		else
 			n="table $size"
@@ -418,8 +418,8 @@ fd_sample() { # MODE ARGS...: start a run, wait until the program is ready, coun
 	fi
 	wait "$lpid" 2>/dev/null
 	local st=$?
-	# no first line: what the run said (its report, with --report-fd 2)
-	# goes into the failure's message (seen once under load, unexplained)
+	# no first line or no pid: what the run said (its report, with
+	# --report-fd 2) goes into the failure's message
 	[ "$n" = -1 ] && printf '%s: status %s, pid "%s", stdout "%s", stderr %s\n' "$*" "$st" "$pid" \
 		"$(head -c 80 "$out" | tr '\n' ' ')" "$(tail -c 400 "$WORK/ready.err" | tr '\n' ' ')" >>"$WORK/fd_fail"
 	echo "$n"

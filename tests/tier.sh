@@ -185,6 +185,14 @@ CLASSES=$(sed 's/#.*//' "$ROOT/tests/attack-classes" | tr -s ' \n\t' ' ')
 HONEST=$(sed 's/#.*//' "$ROOT/tests/honest-classes" | tr -s ' \n\t' ' ')
 HEAVY=$(sed 's/#.*//' "$ROOT/tests/heavy-tests" | tr -s ' \n\t' ' ')
 export CLASSES HONEST HEAVY
+# suite_once: one run of run_lane's suite (its locals cmd, key, pre, tu,
+# cg), in its cpuacct group when it has one
+suite_once() {
+	( [ -z "$cg" ] || echo "$BASHPID" >"$cg/tasks"
+	  exec /usr/bin/time -f '%U %S' -o "$STAGE/logs/$key.cpu" timeout -k 30 "${SANDLOCK_SUITE_TIMEOUT:-3000}" \
+		"${pre[@]}" env TEST_USER="$tu" SANDLOCK_TEST_USER="$tu" \
+		bash -c "cd \"\$STAGE\" && exec $cmd" ) </dev/null >"$STAGE/logs/$key.log" 2>&1
+}
 run_lane() { # LANE
 	local lane=$1 l as label cmd t0 st n=0 who
 	for l in "${LINES[@]}"; do
@@ -215,10 +223,7 @@ run_lane() { # LANE
 		# its cost on a shared 2-core machine, printed beside its wall time
 		# a suite that hangs ends at SANDLOCK_SUITE_TIMEOUT (s) as a failure
 		# with its output so far, instead of holding CI until its limit
-		( [ -z "$cg" ] || echo "$BASHPID" >"$cg/tasks"
-		  exec /usr/bin/time -f '%U %S' -o "$STAGE/logs/$key.cpu" timeout -k 30 "${SANDLOCK_SUITE_TIMEOUT:-3000}" \
-			"${pre[@]}" env TEST_USER="$tu" SANDLOCK_TEST_USER="$tu" \
-			bash -c "cd \"\$STAGE\" && exec $cmd" ) </dev/null >"$STAGE/logs/$key.log" 2>&1
+		suite_once
 		st=$?
 		# A suite that failed runs once more, if it is short (the hosts
 		# lanes retry their own parts): checks that race the supervisor's
@@ -228,9 +233,7 @@ run_lane() { # LANE
 		if [ "${SANDLOCK_RETRY:-1}" != 0 ] && [ $((SECONDS - t0)) -lt 300 ] &&
 		   { [ $st != 0 ] || ! grep -qE '^[a-z0-9_-]+: [0-9]+ passed, 0 failed' "$STAGE/logs/$key.log"; }; then
 			mv "$STAGE/logs/$key.log" "$STAGE/logs/$key.first"
-			/usr/bin/time -f '%U %S' -o "$STAGE/logs/$key.cpu" timeout -k 30 "${SANDLOCK_SUITE_TIMEOUT:-3000}" \
-				"${pre[@]}" env TEST_USER="$tu" SANDLOCK_TEST_USER="$tu" \
-				bash -c "cd \"\$STAGE\" && exec $cmd" </dev/null >"$STAGE/logs/$key.log" 2>&1
+			suite_once
 			st=$?
 		fi
 		local mcpu=""
@@ -276,6 +279,9 @@ for lane in "${LANES[@]}"; do
 done
 
 # ---- totals
+# a suite's cpuacct group that a straggler of it still held at its end
+# (rmdir: EBUSY) is empty by now
+[ -z "${SANDLOCK_TIER_CPUACCT:-}" ] || rmdir /sys/fs/cgroup/cpuacct/sandlock-tier-$$-* 2>/dev/null
 P=0 F=0 S=0 CPU_ALL=0 MCPU_ALL=0
 FAILURES=() NOTE=()
 declare -A SKIPS

@@ -218,18 +218,22 @@ static uint64_t tmpfs_kb(struct sl_acct *a, const pid_t *pids, size_t n)
 /* What the run holds in a shared /dev/shm (shm.c), where that could
  * decide: only when all the tmpfs holds (a page per file at least), with
  * the run's other memory (other_kb), passes --mem or the run's share is
- * /dev/shm walked for the run's own files. */
-static uint64_t shared_shm_kb(struct sl_acct *a, uint64_t other_kb, const pid_t *pids, size_t n)
+ * /dev/shm walked for the run's own files; not gated, it is walked (the
+ * watch saw a file of the run's made or grow: its length, not yet its
+ * pages, may be what passes). */
+static uint64_t shared_shm_kb(struct sl_acct *a, uint64_t other_kb, const pid_t *pids, size_t n,
+			      bool gated)
 {
 	struct statfs st;
 	if (a->shm_dir < 0 || fstatfs(a->shm_dir, &st) != 0)
 		return 0;
+	a->other_kb = other_kb;
 	uint64_t all = used_kb(&st);
 	if (st.f_files > st.f_ffree)
 		all += (uint64_t)(st.f_files - st.f_ffree) * 4;
 	/* samples come faster while the tmpfs fills (see the step below) */
 	a->shm_near = all * 2 >= a->shm_share_kb;
-	if (all <= a->shm_share_kb && (!a->mem_limit_kb || other_kb + all <= a->mem_limit_kb))
+	if (gated && all <= a->shm_share_kb && (!a->mem_limit_kb || other_kb + all <= a->mem_limit_kb))
 		return a->shm_kb = 0;
 	uint64_t named = 0;
 	a->shm_kb = sl_shm_sweep(a->shm_dir, a->shm_uid, false, NULL, &named);
@@ -414,6 +418,7 @@ void sl_acct_start(struct sl_acct *a, const struct sandlock_policy *p, pid_t ses
 	struct stat st;
 	a->tmpfs_fd = -1;
 	a->shm_dir = -1;
+	a->shm_watch = -1;
 	if (private_tmpfs) {
 		a->tmpfs_dir = stat("/tmp", &st) == 0 ? "tmp" : "dev/shm";
 		if (a->tmpfs_dir[0] == 'd' && stat("/dev/shm", &st) != 0)
@@ -451,7 +456,10 @@ int sl_acct_timeout_ms(const struct sl_acct *a)
 	if (!a->active)
 		return -1;
 	uint64_t now = now_us(CLOCK_MONOTONIC);
-	return now >= a->next_us ? 0 : (int)((a->next_us - now + 999) / 1000);
+	uint64_t next = a->next_us;
+	if (a->shm_next_us > now && a->shm_next_us < next)
+		next = a->shm_next_us; /* the watch is polled again then */
+	return now >= next ? 0 : (int)((next - now + 999) / 1000);
 }
 
 bool sl_acct_sample(struct sl_acct *a, bool force)
@@ -467,7 +475,7 @@ bool sl_acct_sample(struct sl_acct *a, bool force)
 		struct sl_acct_walk *w = a->walk;
 		walk_run(a, force);
 		files_kb = tmpfs_kb(a, w->now.set.v, w->now.set.n);
-		files_kb += shared_shm_kb(a, w->mem_kb + files_kb, w->now.set.v, w->now.set.n);
+		files_kb += shared_shm_kb(a, w->mem_kb + files_kb, w->now.set.v, w->now.set.n, true);
 		cpu = w->cpu_us;
 		mem = w->mem_kb + files_kb;
 		walked = true;
@@ -476,7 +484,7 @@ bool sl_acct_sample(struct sl_acct *a, bool force)
 	} else if (a->shm_dir >= 0 && a->cg) {
 		/* the cgroup holds the run's memory (tmpfs pages are charged
 		 * to who wrote them), not its share of a shared /dev/shm */
-		shared_shm_kb(a, 0, NULL, 0);
+		shared_shm_kb(a, 0, NULL, 0, true);
 	} else if (!a->cg) {
 		return false;
 	}
@@ -566,7 +574,36 @@ void sl_acct_shm(struct sl_acct *a, int dir, uid_t uid, const struct timespec *s
 	a->shm_share_kb = sl_shm_share_kb(dir);
 	struct stat st;
 	a->shm_dev = fstat(dir, &st) == 0 ? st.st_dev : 0;
+	a->shm_watch = sl_shm_watch();
 	a->active = true;
+}
+
+int sl_acct_watch_fd(const struct sl_acct *a)
+{
+	/* not polled for SL_SHM_LOOK_US after a look: what comes meanwhile
+	 * waits in the queue (the kernel merges a write loop's events
+	 * there), and neither we nor the writer pay per event */
+	if (a->shm_watch < 0 || (a->shm_next_us && now_us(CLOCK_MONOTONIC) < a->shm_next_us))
+		return -1;
+	return a->shm_watch;
+}
+
+bool sl_acct_shm_event(struct sl_acct *a)
+{
+	if (a->shm_watch < 0)
+		return false;
+	a->shm_next_us = now_us(CLOCK_MONOTONIC) + SL_SHM_LOOK_US;
+	if (!sl_shm_events(a->shm_watch, a->shm_dir, a->shm_uid))
+		return false; /* another uid's files */
+	/* the rest of the run as the last sample saw it */
+	const struct sl_acct_walk *w = a->walk;
+	uint64_t other = a->other_kb;
+	uint64_t kb = shared_shm_kb(a, other, w ? w->now.set.v : NULL, w ? w->now.set.n : 0, false);
+	if (a->mem_limit_kb && other + kb > a->mem_limit_kb)
+		a->over_mem = true;
+	if (other + kb > a->peak_kb)
+		a->peak_kb = other + kb;
+	return a->over_mem;
 }
 
 void sl_acct_charge(struct sl_acct *a, uint64_t total_us)
@@ -624,6 +661,10 @@ void sl_acct_finish(struct sl_acct *a, struct sandlock_result *res)
 			a->over_mem = true;
 		close(a->shm_dir);
 		a->shm_dir = -1;
+	}
+	if (a->shm_watch >= 0) {
+		close(a->shm_watch);
+		a->shm_watch = -1;
 	}
 	res->supervisor_cpu_us = now_us(CLOCK_THREAD_CPUTIME_ID) - a->self_start_us;
 	/* the kernel's figures of reaped processes are exact; samples see

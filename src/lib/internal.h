@@ -315,6 +315,7 @@ bool sl_cap_effective(int cap);
 
 /* shm.c: a shared /dev/shm where the run has a uid of its own */
 #define SL_SHM_SHARE 4          /* a run holds at most 1/4 of it */
+#define SL_SHM_LOOK_US 1000     /* the watch is read at most once per 1 ms */
 bool sl_shm_shared(const struct sl_run *run);
 int sl_shm_open_dir(void);
 uint64_t sl_shm_share_kb(int dir);
@@ -324,6 +325,10 @@ uint64_t sl_shm_share_kb(int dir);
 uint64_t sl_shm_sweep(int dir, uid_t uid, bool remove, bool *clean, uint64_t *all_kb);
 /* what the processes pids hold of the tmpfs dev that is no longer named */
 uint64_t sl_shm_unlinked_kb(dev_t dev, uid_t uid, const pid_t *pids, size_t n, bool *hidden);
+/* an inotify watch on /dev/shm's files being made and growing, or -1 */
+int sl_shm_watch(void);
+/* drain the watch: true if an event may be uid's (dir: /dev/shm) */
+bool sl_shm_events(int watch, int dir, uid_t uid);
 
 /* accounting.c: a process's /proc/PID/stat, the fields we read */
 struct sl_pstat {
@@ -435,6 +440,9 @@ struct sl_acct {
 	uint64_t shm_kb;         /* what it held there when last walked */
 	dev_t shm_dev;
 	bool shm_near;           /* all of it holds half the run's share or more */
+	int shm_watch;           /* its files being made and growing (shm.c), -1 */
+	uint64_t shm_next_us;    /* the watch is not polled before (CLOCK_MONOTONIC) */
+	uint64_t other_kb;       /* the run's memory but its share, last sampled */
 };
 void sl_acct_start(struct sl_acct *a, const struct sandlock_policy *p, pid_t session,
 		   bool in_pidns, bool private_tmpfs, struct sl_cgroup *cg, bool cg_alone);
@@ -445,6 +453,10 @@ void sl_acct_finish(struct sl_acct *a, struct sandlock_result *res);
 void sl_acct_tmpfs(struct sl_acct *a, int fd);
 /* A shared /dev/shm the run may write as uid, held from now on (see shm.c) */
 void sl_acct_shm(struct sl_acct *a, int dir, uid_t uid, const struct timespec *since);
+/* The watch on a shared /dev/shm to poll now (-1: none), and what to do
+ * when it is readable: true if the run passed its share or --mem */
+int sl_acct_watch_fd(const struct sl_acct *a);
+bool sl_acct_shm_event(struct sl_acct *a);
 /* CPU the supervisor spent on the run's requests, counted as the run's */
 void sl_acct_charge(struct sl_acct *a, uint64_t total_us);
 /* The run's live tasks, from the run itself; -1: no children lists */

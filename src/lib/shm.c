@@ -23,6 +23,13 @@
  *    make no directory there, but with --no-landlock or --rw it could:
  *    those go with everything in them).
  *
+ * The supervisor watches /dev/shm (sl_shm_watch): a file of the run's made,
+ * written, truncated or fallocated there is looked at as it happens, not
+ * at the next sample, and charged at its length where that is more than
+ * it holds (a mapping's pages make no event): a burst between two samples
+ * filled a default container's 64 MiB, and a neighbour's page fault in
+ * that moment died of SIGBUS.
+ *
  * No per-run cost grows with the host's /dev/shm on the way in.  A sample
  * walks /dev/shm only when the run's share could decide something: when
  * everything the tmpfs holds (a page per file at least) together with the
@@ -44,7 +51,9 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/fsuid.h>
+#include <sys/inotify.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <sys/statfs.h>
 #include <unistd.h>
@@ -65,6 +74,16 @@ uint64_t sl_shm_share_kb(int dir)
 	if (fstatfs(dir, &st) != 0)
 		return 0;
 	return (uint64_t)st.f_blocks * (uint64_t)st.f_bsize / 1024 / SL_SHM_SHARE;
+}
+
+/* What a file of the run's is charged: its length where that is more than
+ * it holds, since a file grows by its mapped pages with no event the watch
+ * sees (below), up to its length: a file made long with ftruncate is
+ * charged before its pages are touched. */
+static uint64_t held_kb(const struct stat *st)
+{
+	uint64_t blocks = (uint64_t)st->st_blocks / 2, len = ((uint64_t)st->st_size + 1023) / 1024;
+	return S_ISREG(st->st_mode) && len > blocks ? len : blocks;
 }
 
 /* Remove name (of dir), as its owner where we may not as ourselves: root
@@ -113,6 +132,7 @@ uint64_t sl_shm_sweep(int dir, uid_t uid, bool remove, bool *clean, uint64_t *al
 		all += k;
 		if (st.st_uid != uid)
 			continue;
+		k = held_kb(&st);
 		kb += k < 4 ? 4 : k;
 		if (remove && !remove_entry(fd, e->d_name, &st, uid))
 			all_gone = false;
@@ -163,6 +183,45 @@ static bool hides(pid_t pid)
 	return stat(path, &pst) != 0 || pst.st_uid == 0;
 }
 
+/*
+ * The run's /proc/PID/fd and maps are read as its uid: the kernel lets
+ * the same uid read them (ptrace read access) in the same user namespace.
+ * A run in a user namespace of its own (the shipped profile with /proc
+ * masked, Podman's profile: no mount namespace, so the shared /dev/shm)
+ * is in another; there only the euid that made the namespace, or
+ * CAP_SYS_PTRACE, which a container's root has not, reads them.  So as
+ * root the euid too, on this thread only (the raw calls: glibc's would
+ * change every thread of a library's caller); the run cannot signal or
+ * trace us meanwhile (our real and saved uids stay 0).
+ */
+struct sl_as {
+	bool root;
+	int fsuid, fsgid;
+};
+
+static void as_run(uid_t uid, struct sl_as *s)
+{
+	s->root = geteuid() == 0;
+	if (s->root) {
+		syscall(SYS_setresgid, -1, uid, -1);
+		syscall(SYS_setresuid, -1, uid, -1);
+	} else {
+		s->fsgid = setfsgid(uid);
+		s->fsuid = setfsuid(uid);
+	}
+}
+
+static void as_self(const struct sl_as *s)
+{
+	if (s->root) {
+		syscall(SYS_setresuid, -1, 0, -1);
+		syscall(SYS_setresgid, -1, 0, -1);
+	} else {
+		setfsuid((uid_t)s->fsuid);
+		setfsgid((gid_t)s->fsgid);
+	}
+}
+
 uint64_t sl_shm_unlinked_kb(dev_t dev, uid_t uid, const pid_t *pids, size_t n, bool *hidden)
 {
 	ino_t seen[SL_SHM_MAX_INODES];
@@ -170,7 +229,8 @@ uint64_t sl_shm_unlinked_kb(dev_t dev, uid_t uid, const pid_t *pids, size_t n, b
 	uint64_t kb = 0;
 	char want[32];
 	snprintf(want, sizeof(want), " %02x:%02x ", major(dev), minor(dev));
-	int was_gid = setfsgid(uid), was_uid = setfsuid(uid);
+	struct sl_as as;
+	as_run(uid, &as);
 	for (size_t i = 0; i < n; i++) {
 		char path[64];
 		snprintf(path, sizeof(path), "/proc/%d/fd", (int)pids[i]);
@@ -197,7 +257,7 @@ uint64_t sl_shm_unlinked_kb(dev_t dev, uid_t uid, const pid_t *pids, size_t n, b
 				continue;
 			if (nseen < SL_SHM_MAX_INODES)
 				seen[nseen++] = st.st_ino;
-			kb += (uint64_t)st.st_blocks / 2;
+			kb += held_kb(&st);
 		}
 		closedir(d);
 		snprintf(path, sizeof(path), "/proc/%d/maps", (int)pids[i]);
@@ -225,7 +285,52 @@ uint64_t sl_shm_unlinked_kb(dev_t dev, uid_t uid, const pid_t *pids, size_t n, b
 		}
 		fclose(f);
 	}
-	setfsuid((uid_t)was_uid);
-	setfsgid((gid_t)was_gid);
+	as_self(&as);
 	return kb;
+}
+
+/*
+ * A watch on /dev/shm, so that a file of the run's that is made or grows
+ * there is looked at as it happens rather than at the next sample (10 ms
+ * or more apart: a burst of writes filled a default container's 64 MiB in
+ * between, and a neighbour's page fault in that moment died of SIGBUS).
+ * IN_MODIFY comes after every write, truncate and fallocate, also of a
+ * file unlinked and held open; pages touched through a mapping make no
+ * event, and are charged at the file's length (held_kb).  No watch (the
+ * uid's inotify instances are used up: max_user_instances): the samples
+ * alone, as before.
+ */
+int sl_shm_watch(void)
+{
+	int in = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+	if (in < 0)
+		return -1;
+	if (inotify_add_watch(in, "/dev/shm", IN_CREATE | IN_MODIFY | IN_MOVED_TO | IN_ONLYDIR |
+						IN_DONT_FOLLOW) < 0) {
+		close(in);
+		return -1;
+	}
+	return in;
+}
+
+bool sl_shm_events(int watch, int dir, uid_t uid)
+{
+	/* an event's name is looked up once per read: another uid's file is
+	 * not the run's; one gone (unlinked, still held) may be */
+	char buf[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
+	bool mine = false;
+	ssize_t n;
+	while ((n = read(watch, buf, sizeof(buf))) > 0) {
+		for (char *p = buf; p < buf + n;) {
+			const struct inotify_event *e = (const struct inotify_event *)p;
+			p += sizeof(*e) + e->len;
+			if (mine)
+				continue;
+			struct stat st;
+			if ((e->mask & IN_Q_OVERFLOW) || !e->len ||
+			    fstatat(dir, e->name, &st, AT_SYMLINK_NOFOLLOW) != 0 || st.st_uid == uid)
+				mine = true;
+		}
+	}
+	return mine;
 }

@@ -407,14 +407,16 @@ static int wait_loop(const struct sandlock_policy *p, struct sl_run *run, pid_t 
 	struct rusage ru;
 
 	while (!exited) {
-		struct pollfd pf[8];
-		int n = 0, ipid = -1, itimer = -1, ilisten = -1, icancel = -1, ihangup = -1;
+		struct pollfd pf[9];
+		int n = 0, ipid = -1, itimer = -1, ilisten = -1, icancel = -1, ihangup = -1, ishm = -1;
 		int irel[3] = { -1, -1, -1 };
 		if (pidfd >= 0) { ipid = n; pf[n++] = (struct pollfd){ pidfd, POLLIN, 0 }; }
 		if (tfd >= 0) { itimer = n; pf[n++] = (struct pollfd){ tfd, POLLIN, 0 }; }
 		if (listener >= 0) { ilisten = n; pf[n++] = (struct pollfd){ listener, POLLIN, 0 }; }
 		if (p->cancel_fd >= 0) { icancel = n; pf[n++] = (struct pollfd){ p->cancel_fd, POLLIN, 0 }; }
 		if (p->hangup_fd >= 0) { ihangup = n; pf[n++] = (struct pollfd){ p->hangup_fd, 0, 0 }; }
+		int wfd = sl_acct_watch_fd(&acct);
+		if (wfd >= 0) { ishm = n; pf[n++] = (struct pollfd){ wfd, POLLIN, 0 }; }
 		for (int i = 0; i < 3; i++) {
 			int fd;
 			short ev = sl_relay_events(&rel[i], &fd);
@@ -443,6 +445,8 @@ static int wait_loop(const struct sandlock_policy *p, struct sl_run *run, pid_t 
 		} else if (ilisten >= 0 && (pf[ilisten].revents & (POLLHUP | POLLERR))) {
 			listener = -1; /* every filtered process is gone */
 		}
+		if (ishm >= 0 && (pf[ishm].revents & POLLIN) && sl_acct_shm_event(&acct))
+			stop = true; /* past its share of a shared /dev/shm */
 		if (itimer >= 0 && (pf[itimer].revents & POLLIN)) {
 			timed_out = true;
 			stop = true;

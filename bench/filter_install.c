@@ -2,6 +2,9 @@
  *
  *   filter_install [VARIANT [ROUNDS]]      (default 3, the seed line's; 400)
  *
+ * VARIANT "proto": floor_proto's filter (the deny list as a binary tree);
+ * "proto-list": the same as the list it was before 2026-12-07.
+ *
  * Each round forks two children, in alternating order: one installs the
  * variant's program (build/seccomp_filters.c, as the runtime does, with a
  * listener), the other a one-instruction program (RET ALLOW) the same way;
@@ -17,6 +20,7 @@
 #include <linux/seccomp.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -24,6 +28,8 @@
 #include <unistd.h>
 
 #include "seccomp_filters.h"
+#include "floor_proto_filter.h"
+#include "floor_proto_list.h"
 
 #ifndef SECCOMP_FILTER_FLAG_NEW_LISTENER
 #define SECCOMP_FILTER_FLAG_NEW_LISTENER (1UL << 3)
@@ -70,10 +76,19 @@ static double install(const struct sock_filter *f, size_t len)
 
 int main(int argc, char **argv)
 {
-	unsigned v = argc > 1 ? (unsigned)atoi(argv[1]) : 3;
+	const char *name = argc > 1 ? argv[1] : "3";
+	unsigned v = (unsigned)atoi(name);
 	int n = argc > 2 ? atoi(argv[2]) : 400;
-	if (v >= SL_FV_COUNT || n < 1) {
-		fprintf(stderr, "usage: filter_install [VARIANT (0-%u) [ROUNDS]]\n", SL_FV_COUNT - 1);
+	struct sl_bpf prog = { NULL, 0 };
+	if (!strcmp(name, "proto"))
+		prog = (struct sl_bpf){ floor_proto_filter, sizeof(floor_proto_filter) / sizeof(floor_proto_filter[0]) };
+	else if (!strcmp(name, "proto-list"))
+		prog = (struct sl_bpf){ floor_proto_list, sizeof(floor_proto_list) / sizeof(floor_proto_list[0]) };
+	else if (v < SL_FV_COUNT)
+		prog = sl_filters[v];
+	if (!prog.insns || n < 1) {
+		fprintf(stderr, "usage: filter_install [VARIANT (0-%u, proto, proto-list) [ROUNDS]]\n",
+			SL_FV_COUNT - 1);
 		return 125;
 	}
 	static const struct sock_filter one[] = { BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW) };
@@ -82,11 +97,11 @@ int main(int argc, char **argv)
 		return 1;
 	for (int i = 0; i < n; i++) {
 		if (i & 1) {
-			a[i] = install(sl_filters[v].insns, sl_filters[v].len);
+			a[i] = install(prog.insns, prog.len);
 			b[i] = install(one, 1);
 		} else {
 			b[i] = install(one, 1);
-			a[i] = install(sl_filters[v].insns, sl_filters[v].len);
+			a[i] = install(prog.insns, prog.len);
 		}
 		if (a[i] < 0 || b[i] < 0) {
 			fprintf(stderr, "filter_install: seccomp() refused here\n");
@@ -97,7 +112,7 @@ int main(int argc, char **argv)
 	qsort(a, n, sizeof(double), cmp);
 	qsort(b, n, sizeof(double), cmp);
 	qsort(d, n, sizeof(double), cmp);
-	printf("install %u %zu %.1f %.1f ONE %.1f %.1f %.1f\n", v, sl_filters[v].len, a[n / 2], a[n / 10],
+	printf("install %s %zu %.1f %.1f ONE %.1f %.1f %.1f\n", name, prog.len, a[n / 2], a[n / 10],
 	       b[n / 2], b[n / 10], d[n / 2]);
 	return 0;
 }

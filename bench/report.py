@@ -438,7 +438,10 @@ def main():
     raw_section("scaling.txt", "Start-up against the host (issue 26)",
                 "`bench/scaling.sh` (`make -C bench scaling`; part of `make bench`): the seed line, a\n"
                 "forking run and `floor_proto` (the prototype of the seed line's work: setsid,\n"
-                "no-new-privs, six rlimits, a 62-rule filter compiled in, static, vfork+exec),\n"
+                "no-new-privs, six rlimits, a 62-rule filter compiled in as a binary tree, static,\n"
+                "vfork+exec; until 2026-12-07 the filter was a list, which the kernel walks once per\n"
+                "system call number at install: 0.5 ms more on a slow guest, so every ratio over\n"
+                "`floor_proto` recorded before that date is against a floor 0.5 ms too high),\n"
                 "interleaved, in blocks alternating a quiet host with one holding 2,000 idle\n"
                 "processes; the figure against the one recorded for this machine's kind\n"
                 "(`bench/results/startup-recorded.txt`: fast, mid or slow by what a system call\n"

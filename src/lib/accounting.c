@@ -492,9 +492,17 @@ bool sl_acct_sample(struct sl_acct *a, bool force)
 		/* shared pages were counted once per process: share them out */
 		struct sl_acct_walk *w = a->walk;
 		mem = files_kb;
+		/* (smaps_rollup: as the run's uid, which a container's root
+		 * without CAP_SYS_PTRACE is not; unread, a process counts its
+		 * resident size whole, shared pages each time) */
+		struct sl_as as;
+		if (a->as_run)
+			sl_as_run(a->run_uid, a->run_gid, &as);
 		for (size_t i = 0; i < w->now.set.n; i++)
 			if (holds_for_run(a, w->now.set.v[i]))
 				mem += share_kb(w->now.set.v[i]);
+		if (a->as_run)
+			sl_as_self(&as);
 	}
 	/* what the samples saw decides, unless the cgroup holds it all */
 	if (walked && a->mem_limit_kb && mem > a->mem_limit_kb)
@@ -578,6 +586,13 @@ void sl_acct_shm(struct sl_acct *a, int dir, uid_t uid, const struct timespec *s
 	a->active = true;
 }
 
+void sl_acct_as(struct sl_acct *a, uid_t uid, gid_t gid)
+{
+	a->as_run = true;
+	a->run_uid = uid;
+	a->run_gid = gid;
+}
+
 int sl_acct_watch_fd(const struct sl_acct *a)
 {
 	/* not polled for SL_SHM_LOOK_US after a look: what comes meanwhile
@@ -595,14 +610,11 @@ bool sl_acct_shm_event(struct sl_acct *a)
 	a->shm_next_us = now_us(CLOCK_MONOTONIC) + SL_SHM_LOOK_US;
 	if (!sl_shm_events(a->shm_watch, a->shm_dir, a->shm_uid))
 		return false; /* another uid's files */
-	/* the rest of the run as the last sample saw it */
+	/* its share only: --mem is the samples' to judge (the rest of the
+	 * run as the last one saw it counts shared pages once per process
+	 * until they are shared out) */
 	const struct sl_acct_walk *w = a->walk;
-	uint64_t other = a->other_kb;
-	uint64_t kb = shared_shm_kb(a, other, w ? w->now.set.v : NULL, w ? w->now.set.n : 0, false);
-	if (a->mem_limit_kb && other + kb > a->mem_limit_kb)
-		a->over_mem = true;
-	if (other + kb > a->peak_kb)
-		a->peak_kb = other + kb;
+	shared_shm_kb(a, a->other_kb, w ? w->now.set.v : NULL, w ? w->now.set.n : 0, false);
 	return a->over_mem;
 }
 

@@ -443,9 +443,14 @@ struct sl_acct {
 	int shm_watch;           /* its files being made and growing (shm.c), -1 */
 	uint64_t shm_next_us;    /* the watch is not polled before (CLOCK_MONOTONIC) */
 	uint64_t other_kb;       /* the run's memory but its share, last sampled */
+	bool as_run;             /* its /proc files are read as run_uid (privileges.c) */
+	uid_t run_uid;
+	gid_t run_gid;
 };
 void sl_acct_start(struct sl_acct *a, const struct sandlock_policy *p, pid_t session,
 		   bool in_pidns, bool private_tmpfs, struct sl_cgroup *cg, bool cg_alone);
+/* The program runs as uid:gid, not as us: its /proc files are read so */
+void sl_acct_as(struct sl_acct *a, uid_t uid, gid_t gid);
 int sl_acct_timeout_ms(const struct sl_acct *a); /* until the next sample, -1 none */
 bool sl_acct_sample(struct sl_acct *a, bool force); /* true: a limit is passed */
 void sl_acct_finish(struct sl_acct *a, struct sandlock_result *res);
@@ -506,6 +511,13 @@ int sl_exec_paths_prepare(struct sl_run *run, char **storage);
 
 /* privileges.c */
 int sl_privileges_drop(const struct sl_run *run); /* child */
+/* this thread reads the run's /proc/PID files as uid, until sl_as_self */
+struct sl_as {
+	bool root;
+	int fsuid, fsgid;
+};
+void sl_as_run(uid_t uid, gid_t gid, struct sl_as *s);
+void sl_as_self(const struct sl_as *s);
 
 /* seccomp.c */
 int sl_seccomp_prepare(struct sl_run *run, const struct sandlock_features *f,

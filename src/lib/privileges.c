@@ -43,3 +43,36 @@ SL_CHILD int sl_privileges_drop(const struct sl_run *run)
 	}
 	return 0;
 }
+
+/*
+ * The supervisor reads the run's /proc/PID/fd, maps and smaps_rollup as
+ * the run's uid: the kernel lets the same uid read them (ptrace read
+ * access), and a container's root, without CAP_SYS_PTRACE, not as root.
+ * A run in a user namespace of its own (the shipped profile with /proc
+ * masked, Podman's profile) is in another namespace, where only the euid
+ * that made it passes: so as root the euid too (the real and saved uids
+ * stay 0: the run cannot signal or trace us meanwhile), on this thread
+ * only, with the raw calls as above.  Not root: the fsuid.
+ */
+void sl_as_run(uid_t uid, gid_t gid, struct sl_as *s)
+{
+	s->root = geteuid() == 0;
+	if (s->root) {
+		syscall(SYS_setresgid, -1, gid, -1);
+		syscall(SYS_setresuid, -1, uid, -1);
+	} else {
+		s->fsgid = (int)syscall(SYS_setfsgid, gid);
+		s->fsuid = (int)syscall(SYS_setfsuid, uid);
+	}
+}
+
+void sl_as_self(const struct sl_as *s)
+{
+	if (s->root) {
+		syscall(SYS_setresuid, -1, 0, -1);
+		syscall(SYS_setresgid, -1, 0, -1);
+	} else {
+		syscall(SYS_setfsuid, s->fsuid);
+		syscall(SYS_setfsgid, s->fsgid);
+	}
+}

@@ -53,7 +53,6 @@
 #include <sys/fsuid.h>
 #include <sys/inotify.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <sys/statfs.h>
 #include <unistd.h>
@@ -183,45 +182,6 @@ static bool hides(pid_t pid)
 	return stat(path, &pst) != 0 || pst.st_uid == 0;
 }
 
-/*
- * The run's /proc/PID/fd and maps are read as its uid: the kernel lets
- * the same uid read them (ptrace read access) in the same user namespace.
- * A run in a user namespace of its own (the shipped profile with /proc
- * masked, Podman's profile: no mount namespace, so the shared /dev/shm)
- * is in another; there only the euid that made the namespace, or
- * CAP_SYS_PTRACE, which a container's root has not, reads them.  So as
- * root the euid too, on this thread only (the raw calls: glibc's would
- * change every thread of a library's caller); the run cannot signal or
- * trace us meanwhile (our real and saved uids stay 0).
- */
-struct sl_as {
-	bool root;
-	int fsuid, fsgid;
-};
-
-static void as_run(uid_t uid, struct sl_as *s)
-{
-	s->root = geteuid() == 0;
-	if (s->root) {
-		syscall(SYS_setresgid, -1, uid, -1);
-		syscall(SYS_setresuid, -1, uid, -1);
-	} else {
-		s->fsgid = setfsgid(uid);
-		s->fsuid = setfsuid(uid);
-	}
-}
-
-static void as_self(const struct sl_as *s)
-{
-	if (s->root) {
-		syscall(SYS_setresuid, -1, 0, -1);
-		syscall(SYS_setresgid, -1, 0, -1);
-	} else {
-		setfsuid((uid_t)s->fsuid);
-		setfsgid((gid_t)s->fsgid);
-	}
-}
-
 uint64_t sl_shm_unlinked_kb(dev_t dev, uid_t uid, const pid_t *pids, size_t n, bool *hidden)
 {
 	ino_t seen[SL_SHM_MAX_INODES];
@@ -229,8 +189,9 @@ uint64_t sl_shm_unlinked_kb(dev_t dev, uid_t uid, const pid_t *pids, size_t n, b
 	uint64_t kb = 0;
 	char want[32];
 	snprintf(want, sizeof(want), " %02x:%02x ", major(dev), minor(dev));
+	/* (a run in a user namespace of its own only as its euid) */
 	struct sl_as as;
-	as_run(uid, &as);
+	sl_as_run(uid, uid, &as);
 	for (size_t i = 0; i < n; i++) {
 		char path[64];
 		snprintf(path, sizeof(path), "/proc/%d/fd", (int)pids[i]);
@@ -285,7 +246,7 @@ uint64_t sl_shm_unlinked_kb(dev_t dev, uid_t uid, const pid_t *pids, size_t n, b
 		}
 		fclose(f);
 	}
-	as_self(&as);
+	sl_as_self(&as);
 	return kb;
 }
 

@@ -392,6 +392,8 @@ static int wait_loop(const struct sandlock_policy *p, struct sl_run *run, pid_t 
 	/* a program under another uid than ours cannot leave its cgroup */
 	sl_acct_start(&acct, p, pid, run->in_pidns, run->mount_tmp, &run->cg,
 		      run->drop_privs && run->uid != 0);
+	if (run->drop_privs && run->uid != geteuid())
+		sl_acct_as(&acct, run->uid, run->gid);
 	sl_acct_tmpfs(&acct, run->tmpfs_fd);
 	run->tmpfs_fd = -1;
 	/* a shared /dev/shm the run may write as a uid of its own: its files

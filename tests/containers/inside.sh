@@ -85,6 +85,29 @@ else
 	esac
 fi
 
+# ---- an honest forking program whose children share its memory: 96 MB
+# made before four fork()s, read only (resident sizes add up to ~480 MB,
+# proportional shares ~100 MB); the supervisor reads the shares as the
+# run's uid (a container's root has no CAP_SYS_PTRACE): memory_limit
+# before 2026-12-07 as root ----
+cat >"$W/cow.py" <<'EOF_COW'
+import os, time
+big = bytearray(b"\1") * (96 << 20)
+kids = []
+for k in range(4):
+    pid = os.fork()
+    if pid == 0:
+        time.sleep(0.6)
+        os._exit(0 if sum(big[k << 20:(k + 1) << 20]) == 1 << 20 else 1)
+    kids.append(pid)
+print("cow-ok", sum(os.waitstatus_to_exitcode(os.waitpid(p, 0)[1]) == 0 for p in kids))
+EOF_COW
+out=$(cd "$W" && $S --no-network --clean-env --cpu 5 --mem 256 --report "$W/r.json" -- $PY cow.py 2>"$W/err")
+st=$?
+if [ "$out" = "cow-ok 4" ] && [ $st = 0 ] && [ "$(field "$W/r.json" verdict)" = ok ]; then
+	pass "an honest forking program: four children sharing 96 MB (resident ~480 MB) under --mem 256, verdict ok"
+else fail "children sharing 96 MB under --mem 256: status $st, out '$out', err $(head -c 300 "$W/err"); report $(rep "$W/r.json")"; fi
+
 # ---- the container's profile, by what its calls return ----
 case ${PROFILE:-default} in
 default) want="clone_run_ns=EPERM unshare_user=EPERM unshare_files=EPERM clone_user_cgroup=EPERM unshare_user_mnt=EPERM unshare_user_cgroup=EPERM setns=EPERM clone3=ENOSYS mount_container_tmp=EPERM" ;;

@@ -165,11 +165,13 @@ struct sl_acct_mem {
 
 /* Its proportional share of the same, or resident_kb where the kernel
  * keeps no split (before 5.9) or will not show it to us. */
-static uint64_t share_kb(pid_t pid)
+static uint64_t share_kb(pid_t pid, bool *refused)
 {
 	char path[64], buf[2048];
 	snprintf(path, sizeof(path), "/proc/%d/smaps_rollup", (int)pid);
-	if (read_small(path, buf, sizeof(buf)) <= 0 || !strstr(buf, "\nPss_Anon:"))
+	ssize_t n = read_small(path, buf, sizeof(buf));
+	*refused = n < 0 && (errno == EACCES || errno == EPERM);
+	if (n <= 0 || !strstr(buf, "\nPss_Anon:"))
 		return resident_kb(pid, &(bool){ false });
 	return status_kb(buf, "\nPss_Anon:") + status_kb(buf, "\nPss_Shmem:");
 }
@@ -492,16 +494,33 @@ bool sl_acct_sample(struct sl_acct *a, bool force)
 		/* shared pages were counted once per process: share them out */
 		struct sl_acct_walk *w = a->walk;
 		mem = files_kb;
-		/* (smaps_rollup: as the run's uid, which a container's root
-		 * without CAP_SYS_PTRACE is not; unread, a process counts its
-		 * resident size whole, shared pages each time) */
+		/* smaps_rollup wants ptrace read access: root has it where it
+		 * holds CAP_SYS_PTRACE or owns the run's user namespace (made
+		 * before the program's uid was taken), the run's uid where root
+		 * has neither (a container's root: no CAP_SYS_PTRACE); unread,
+		 * a process counts its resident size whole.  The one refused is
+		 * left for the other, which is kept for the next time. */
 		struct sl_as as;
-		if (a->as_run)
+		bool as_on = a->as_run && a->read_as_run;
+		if (as_on)
 			sl_as_run(a->run_uid, a->run_gid, &as);
-		for (size_t i = 0; i < w->now.set.n; i++)
-			if (holds_for_run(a, w->now.set.v[i]))
-				mem += share_kb(w->now.set.v[i]);
-		if (a->as_run)
+		for (size_t i = 0; i < w->now.set.n; i++) {
+			pid_t pid = w->now.set.v[i];
+			if (!holds_for_run(a, pid))
+				continue;
+			bool refused;
+			uint64_t kb = share_kb(pid, &refused);
+			if (refused && a->as_run) {
+				if (as_on)
+					sl_as_self(&as);
+				else
+					sl_as_run(a->run_uid, a->run_gid, &as);
+				a->read_as_run = as_on = !as_on;
+				kb = share_kb(pid, &refused);
+			}
+			mem += kb;
+		}
+		if (as_on)
 			sl_as_self(&as);
 	}
 	/* what the samples saw decides, unless the cgroup holds it all */

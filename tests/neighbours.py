@@ -38,7 +38,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from results import Results  # noqa: E402
+from results import Results, read_report  # noqa: E402
 
 SANDLOCK = os.environ["SANDLOCK"]
 HOST = os.environ.get("SANDLOCK_HOSTSIM", "full")
@@ -768,14 +768,6 @@ def shm_remove(names):
     return names
 
 
-def report_of(path):
-    try:
-        with open(path) as f:
-            return json.load(f)
-    except (OSError, ValueError):
-        return {}
-
-
 def shm_pair(mode, how="named"):
     """A victim and an attacker side by side in a shared /dev/shm: the
     victim writes shared memory once the attacker has filled what it could
@@ -830,7 +822,7 @@ def shm_pair(mode, how="named"):
             pass
     rest, aerr = att.communicate(timeout=120)
     left_after = shm_remove(shm_left(atok, tok))
-    verdict = report_of(rep).get("verdict")
+    verdict = read_report(rep).get("verdict")
     out = (aout + rest).decode(errors="replace")
     return {"victim": (first + vout).decode(errors="replace"), "verr": verr.decode(errors="replace"),
             "vstatus": victim.returncode, "aout": out, "aerr": aerr.decode(errors="replace"),
@@ -1012,7 +1004,7 @@ def shm_burst(mode, how):
             if ln.startswith("MOST ")]
     used = max(seen + [used])
     shm_remove(shm_left(tok))
-    report = report_of(rep)
+    report = read_report(rep)
     verdict = report.get("verdict")
     return {"vstatus": victim.returncode, "mountns": bool((report.get("layers") or {}).get("mountns")),
             "victim": "\n".join(ln for ln in (first + vout).decode(errors="replace").splitlines()
@@ -1072,7 +1064,7 @@ def runs_get_mountns():
     rpath = os.path.join(d, "r.json")
     subprocess.run([SANDLOCK, *EXTRA, *MODES["fork"], *POOL, "--workdir", d, "--report", rpath, "--",
                     "/bin/true"], cwd=d, capture_output=True, timeout=120)
-    return bool((report_of(rpath).get("layers") or {}).get("mountns"))
+    return bool((read_report(rpath).get("layers") or {}).get("mountns"))
 
 
 def shm_checks(small):

@@ -2,6 +2,7 @@
 last line "NAME: P passed, F failed, S skipped" that tests/run-all.sh and
 tests/hosts.sh add up; the listener their network escapes aim at; wait_for,
 for events with a deadline."""
+import json
 import socket
 import sys
 import threading
@@ -30,6 +31,15 @@ class Results:
         c = self.counts
         print(f"{suite}: {c['passed']} passed, {c['failed']} failed, {c['skipped']} skipped")
         return 1 if c["failed"] else 0
+
+
+def read_report(path):
+    """A run's --report file, or {} where it wrote none (or half of one)."""
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return {}
 
 
 class Listener:

@@ -229,7 +229,6 @@ static uint64_t shared_shm_kb(struct sl_acct *a, uint64_t other_kb, const pid_t 
 	struct statfs st;
 	if (a->shm_dir < 0 || fstatfs(a->shm_dir, &st) != 0)
 		return 0;
-	a->other_kb = other_kb;
 	uint64_t all = used_kb(&st);
 	if (st.f_files > st.f_ffree)
 		all += (uint64_t)(st.f_files - st.f_ffree) * 4;
@@ -629,11 +628,10 @@ bool sl_acct_shm_event(struct sl_acct *a)
 	a->shm_next_us = now_us(CLOCK_MONOTONIC) + SL_SHM_LOOK_US;
 	if (!sl_shm_events(a->shm_watch, a->shm_dir, a->shm_uid))
 		return false; /* another uid's files */
-	/* its share only: --mem is the samples' to judge (the rest of the
-	 * run as the last one saw it counts shared pages once per process
-	 * until they are shared out) */
+	/* its share only: --mem is the samples' to judge (they share out
+	 * the pages the run's processes share) */
 	const struct sl_acct_walk *w = a->walk;
-	shared_shm_kb(a, a->other_kb, w ? w->now.set.v : NULL, w ? w->now.set.n : 0, false);
+	shared_shm_kb(a, 0, w ? w->now.set.v : NULL, w ? w->now.set.n : 0, false);
 	return a->over_mem;
 }
 

@@ -442,7 +442,6 @@ struct sl_acct {
 	bool shm_near;           /* all of it holds half the run's share or more */
 	int shm_watch;           /* its files being made and growing (shm.c), -1 */
 	uint64_t shm_next_us;    /* the watch is not polled before (CLOCK_MONOTONIC) */
-	uint64_t other_kb;       /* the run's memory but its share, last sampled */
 	bool as_run;             /* its /proc files may be read as run_uid (privileges.c) */
 	bool read_as_run;        /* smaps_rollup was, last time */
 	uid_t run_uid;

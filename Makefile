@@ -30,7 +30,7 @@ CPPFLAGS_ALL := -Iinclude -Isrc -I$(BUILD) -D_GNU_SOURCE $(JANSSON_CFLAGS) $(CPP
 # folders the library and the tool are made of).
 LIB_SRC := $(addprefix src/lib/,policy.c options.c profiles.c rlimits.c accounting.c cgroup.c \
 	   elf.c environ.c privileges.c seccomp.c landlock.c bind_root.c namespaces.c scratch.c spawn.c \
-	   supervisor.c reap.c pidset.c verdict.c required.c report.c json_out.c features.c lifeline.c uidpool.c shm.c relay.c outfile.c) \
+	   supervisor.c reap.c pidset.c verdict.c required.c report.c json_out.c features.c lifeline.c uidpool.c shm.c stored.c relay.c outfile.c) \
 	   $(addprefix src/judge/,async.c batch.c batch_manifest.c batch_tree.c) \
 	   $(addprefix src/guards/,guard.c guard_node.c) \
 	   src/wasm/backend.c

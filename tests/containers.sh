@@ -80,6 +80,8 @@ cp "$HERE"/containers/*.sh "$HERE"/containers/*.py "$ST/"
 cp "$HERE/concurrent.sh" "$HERE/lib.sh" "$HERE/idle_procs.py" "$ST/"
 # runs side by side, inside the container (inside.sh runs it)
 cp "$HERE/neighbours.py" "$HERE/nsjail.py" "$HERE/results.py" "$ST/"
+# a run cannot fill a small tmpfs /tmp its neighbours need (tconfig)
+cp "$HERE/tmp_fill.py" "$ST/"
 [ -n "${PROGS:-}" ] && [ -d "$PROGS" ] && cp -r "$PROGS" "$ST/progs"
 # the language profiles' check (hardened.sh runs it in the restricted shape)
 mkdir -p "$ST/profiles" && cp "$HERE/profiles.py" "$HERE/results.py" "$ST/profiles/"
@@ -167,6 +169,18 @@ hconfig() {
 	ran "$label" $st "$out" '^hardened: [0-9]+ passed' && relay "$label" $t0 "$out"
 }
 
+# tconfig LABEL DOCKER-OPTIONS...: tests/tmp_fill.py in a container whose
+# /tmp is a 64 MiB tmpfs (the others' is as large as the machine allows)
+tconfig() {
+	local label=$1 out st t0=$SECONDS b=()
+	shift
+	for a in "${BASE[@]}"; do [ "$a" = /tmp:exec ] && a=/tmp:exec,size=64m,mode=1777; b+=("$a"); done
+	out=$(timeout 600 docker run "${b[@]}" -e SANDLOCK_HOSTSIM=container "$@" "$IMAGE" \
+		/usr/bin/python3 /stage/tmp_fill.py 2>&1)
+	st=$?
+	ran "$label" $st "$out" '^tmp_fill: [0-9]+ passed' && relay "$label" $t0 "$out"
+}
+
 # bconfig UID: the bindings' tests in a default container
 GOMOUNT=() GOBIN=
 if command -v go >/dev/null 2>&1; then
@@ -231,6 +245,12 @@ lane_root() {
 	# hardened: root may not change uid; fails closed with a remedy,
 	# or runs labelled under --best-effort
 	hconfig "hardened: root, cap-drop ALL, no-new-privileges" --cap-drop ALL "${NNP[@]}"
+	# only SETUID and SETGID added back: root could drop to the program's
+	# uid, but not stop it (no CAP_KILL) nor give it its scratch (no
+	# CAP_CHOWN): fails closed the same way
+	hconfig "hardened: root, cap-drop ALL + SETUID SETGID" --cap-drop ALL --cap-add SETUID \
+		--cap-add SETGID "${NNP[@]}"
+	tconfig "default profile, root, 64 MiB tmpfs /tmp"
 	bconfig 0
 }
 lane_user() {
@@ -258,6 +278,7 @@ lane_user() {
 	# default profile): the seed line and every profile run
 	hconfig "restricted: uid 1000, cap-drop ALL, no-new-privileges, read-only root, tmpfs /tmp" \
 		"${U[@]}" --cap-drop ALL "${NNP[@]}" --read-only
+	tconfig "default profile, uid 1000, 64 MiB tmpfs /tmp" "${U[@]}"
 	bconfig 1000
 }
 # the committed profile is what generate.py makes from the installed default

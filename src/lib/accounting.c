@@ -51,6 +51,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/inotify.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
@@ -251,6 +252,64 @@ static uint64_t shared_shm_kb(struct sl_acct *a, uint64_t other_kb, const pid_t 
 	return a->shm_kb;
 }
 
+/* What the run stores on tmpfs of the host's it may write (stored.c), per
+ * tmpfs, gated as a shared /dev/shm is (above): walked when all that tmpfs
+ * holds, with the run's other memory, could pass --mem or the run's share
+ * of it; not gated, as a file is made or written in one of its places. */
+static uint64_t stored_kb(struct sl_acct *a, uint64_t other_kb, const pid_t *pids, size_t n,
+			  bool gated)
+{
+	struct sl_stored *s = a->stored;
+	uint64_t total = 0;
+	if (!s)
+		return 0;
+	a->stored_near = false;
+	for (int i = 0; i < s->n; i++) {
+		const struct sl_stored_place *pl = &s->place[i];
+		bool first = true;
+		for (int j = 0; j < i && first; j++)
+			first = s->place[j].dev != pl->dev; /* one look per tmpfs */
+		struct statfs st;
+		if (!first || fstatfs(pl->fd, &st) != 0)
+			continue;
+		uint64_t all = used_kb(&st);
+		if (st.f_files > st.f_ffree)
+			all += (uint64_t)(st.f_files - st.f_ffree) * 4;
+		if (all * 2 >= pl->share_kb)
+			a->stored_near = true;
+		if (gated && all <= pl->share_kb &&
+		    (!a->mem_limit_kb || other_kb + all <= a->mem_limit_kb))
+			continue;
+		/* the places as the program could reach them; what its
+		 * processes hold, as we may read their /proc (root with
+		 * CAP_SYS_PTRACE: a pid namespace's init is ours, not the
+		 * program's), else as the program's uid (a container's root) */
+		struct sl_as as;
+		if (a->as_run)
+			sl_as_run(a->run_uid, a->run_gid, &as);
+		bool hidden = false, held_hidden = false;
+		uint64_t kb = sl_stored_walk(s, pl->dev, a->watch, &hidden);
+		if (a->as_run)
+			sl_as_self(&as);
+		bool refused = false;
+		uint64_t held = sl_unlinked_kb(pl->dev, pids, n, &held_hidden, &refused);
+		if (refused && a->as_run) {
+			held_hidden = false;
+			sl_as_run(a->run_uid, a->run_gid, &as);
+			held = sl_unlinked_kb(pl->dev, pids, n, &held_hidden, &refused);
+			sl_as_self(&as);
+		}
+		kb += held;
+		/* a run that hides some of it is charged with all it holds */
+		if ((hidden || held_hidden) && used_kb(&st) > kb)
+			kb = used_kb(&st);
+		if (kb > pl->share_kb)
+			a->over_mem = true;
+		total += kb;
+	}
+	return a->stored_kb = total;
+}
+
 /* The process's own CPU clock (all its threads), or its ticks. */
 static uint64_t proc_cpu_us(pid_t pid, const struct sl_pstat *s, long hz)
 {
@@ -419,7 +478,8 @@ void sl_acct_start(struct sl_acct *a, const struct sandlock_policy *p, pid_t ses
 	struct stat st;
 	a->tmpfs_fd = -1;
 	a->shm_dir = -1;
-	a->shm_watch = -1;
+	a->watch = -1;
+	a->shm_wd = -1;
 	if (private_tmpfs) {
 		a->tmpfs_dir = stat("/tmp", &st) == 0 ? "tmp" : "dev/shm";
 		if (a->tmpfs_dir[0] == 'd' && stat("/dev/shm", &st) != 0)
@@ -477,15 +537,17 @@ bool sl_acct_sample(struct sl_acct *a, bool force)
 		walk_run(a, force);
 		files_kb = tmpfs_kb(a, w->now.set.v, w->now.set.n);
 		files_kb += shared_shm_kb(a, w->mem_kb + files_kb, w->now.set.v, w->now.set.n, true);
+		files_kb += stored_kb(a, w->mem_kb + files_kb, w->now.set.v, w->now.set.n, true);
 		cpu = w->cpu_us;
 		mem = w->mem_kb + files_kb;
 		walked = true;
 		if (a->fsize_limit && w->xfsz)
 			a->over_fsize = true;
-	} else if (a->shm_dir >= 0 && a->cg) {
+	} else if ((a->shm_dir >= 0 || a->stored) && a->cg) {
 		/* the cgroup holds the run's memory (tmpfs pages are charged
-		 * to who wrote them), not its share of a shared /dev/shm */
+		 * to who wrote them), not its share of a shared tmpfs */
 		shared_shm_kb(a, 0, NULL, 0, true);
+		stored_kb(a, 0, NULL, 0, true);
 	} else if (!a->cg) {
 		return false;
 	}
@@ -552,7 +614,8 @@ bool sl_acct_sample(struct sl_acct *a, bool force)
 	 * than half full of its share (from 10 to 50 ms: what it costs us is
 	 * measured in supervisor_cpu_ms), and is never longer than half the
 	 * time the run needs to reach its CPU limit on every CPU at once. */
-	bool far = (!a->mem_limit_kb || mem * 2 < a->mem_limit_kb) && !a->shm_near;
+	bool far = (!a->mem_limit_kb || mem * 2 < a->mem_limit_kb) && !a->shm_near &&
+		   !a->stored_near;
 	a->step_us = far ? a->step_us + a->step_us / 2 : SL_ACCT_STEP_MIN;
 	if (a->step_us > SL_ACCT_STEP_MAX)
 		a->step_us = SL_ACCT_STEP_MAX;
@@ -600,7 +663,24 @@ void sl_acct_shm(struct sl_acct *a, int dir, uid_t uid, const struct timespec *s
 	a->shm_share_kb = sl_shm_share_kb(dir);
 	struct stat st;
 	a->shm_dev = fstat(dir, &st) == 0 ? st.st_dev : 0;
-	a->shm_watch = sl_shm_watch();
+	/* No watch (the uid's inotify instances are used up:
+	 * max_user_instances): the samples alone */
+	if (a->watch < 0)
+		a->watch = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+	if (a->watch >= 0)
+		a->shm_wd = sl_shm_watch(a->watch);
+	a->active = true;
+}
+
+void sl_acct_stored(struct sl_acct *a, struct sl_stored *s)
+{
+	if (!s->n)
+		return;
+	a->stored = s;
+	if (a->watch < 0)
+		a->watch = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+	if (a->watch >= 0)
+		sl_stored_watch(s, a->watch);
 	a->active = true;
 }
 
@@ -616,22 +696,41 @@ int sl_acct_watch_fd(const struct sl_acct *a)
 	/* not polled for SL_SHM_LOOK_US after a look: what comes meanwhile
 	 * waits in the queue (the kernel merges a write loop's events
 	 * there), and neither we nor the writer pay per event */
-	if (a->shm_watch < 0 || (a->shm_next_us && now_us(CLOCK_MONOTONIC) < a->shm_next_us))
+	if (a->watch < 0 || (a->shm_next_us && now_us(CLOCK_MONOTONIC) < a->shm_next_us))
 		return -1;
-	return a->shm_watch;
+	return a->watch;
 }
 
-bool sl_acct_shm_event(struct sl_acct *a)
+bool sl_acct_watch_event(struct sl_acct *a)
 {
-	if (a->shm_watch < 0)
+	if (a->watch < 0)
 		return false;
 	a->shm_next_us = now_us(CLOCK_MONOTONIC) + SL_SHM_LOOK_US;
-	if (!sl_shm_events(a->shm_watch, a->shm_dir, a->shm_uid))
-		return false; /* another uid's files */
+	/* every event queued is read now; an event's name is looked up
+	 * once per read */
+	char buf[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
+	bool shm = false, stored = false;
+	ssize_t n;
+	while ((n = read(a->watch, buf, sizeof(buf))) > 0) {
+		for (char *p = buf; p < buf + n;) {
+			const struct inotify_event *e = (const struct inotify_event *)p;
+			p += sizeof(*e) + e->len;
+			bool overflow = e->mask & IN_Q_OVERFLOW;
+			if (!shm && a->shm_dir >= 0 && (overflow || e->wd == a->shm_wd))
+				shm = sl_shm_event_mine(a->shm_dir, e, a->shm_uid);
+			if (!stored && a->stored && (overflow || e->wd != a->shm_wd))
+				stored = true;
+		}
+	}
 	/* its share only: --mem is the samples' to judge (they share out
 	 * the pages the run's processes share) */
 	const struct sl_acct_walk *w = a->walk;
-	shared_shm_kb(a, 0, w ? w->now.set.v : NULL, w ? w->now.set.n : 0, false);
+	const pid_t *pids = w ? w->now.set.v : NULL;
+	size_t np = w ? w->now.set.n : 0;
+	if (shm)
+		shared_shm_kb(a, 0, pids, np, false);
+	if (stored)
+		stored_kb(a, 0, pids, np, false);
 	return a->over_mem;
 }
 
@@ -691,9 +790,18 @@ void sl_acct_finish(struct sl_acct *a, struct sandlock_result *res)
 		close(a->shm_dir);
 		a->shm_dir = -1;
 	}
-	if (a->shm_watch >= 0) {
-		close(a->shm_watch);
-		a->shm_watch = -1;
+	if (a->stored) {
+		/* what the run left in them is memory it held as it ended */
+		uint64_t left = stored_kb(a, 0, NULL, 0, true);
+		if (left > a->peak_kb)
+			a->peak_kb = left;
+		if (a->mem_limit_kb && left > a->mem_limit_kb)
+			a->over_mem = true;
+		a->stored = NULL;
+	}
+	if (a->watch >= 0) {
+		close(a->watch);
+		a->watch = -1;
 	}
 	res->supervisor_cpu_us = now_us(CLOCK_THREAD_CPUTIME_ID) - a->self_start_us;
 	/* the kernel's figures of reaped processes are exact; samples see

@@ -215,10 +215,14 @@ static void probe_userns(struct sandlock_features *f)
 /* Root drops to the program's uid with setgroups, setresgid and setresuid
  * (privileges.c): each needs CAP_SETGID or CAP_SETUID, which a hardened
  * container (docker run --cap-drop ALL, Kubernetes' restricted profile)
- * takes away.  The capability sets say most; a call that changes nothing
- * (the groups we have, ids left as they are) says whether a parent seccomp
- * policy refuses the calls themselves.  Raw calls: they change this thread
- * only, and to what it already has. */
+ * takes away.  And once the program is another uid, root stops it with
+ * CAP_KILL (without it a signal to another uid is refused: a run past
+ * its limits ran on, its supervisor waiting for it) and gives it its
+ * scratch directory with CAP_CHOWN; a container that added back only
+ * SETUID and SETGID has neither.  The capability sets say most; a call that
+ * changes nothing (the groups we have, ids left as they are) says whether
+ * a parent seccomp policy refuses the calls themselves.  Raw calls: they
+ * change this thread only, and to what it already has. */
 static void probe_privdrop(struct sandlock_features *f)
 {
 	if (geteuid() != 0) {
@@ -228,12 +232,17 @@ static void probe_privdrop(struct sandlock_features *f)
 	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
 	struct __user_cap_data_struct d[2] = { { 0, 0, 0 }, { 0, 0, 0 } };
 	syscall(SYS_capget, &h, d);
-	bool setuid_ok = (d[0].effective >> CAP_SETUID) & 1;
-	bool setgid_ok = (d[0].effective >> CAP_SETGID) & 1;
-	char why[80];
-	if (!setuid_ok || !setgid_ok) {
-		snprintf(why, sizeof(why), "no %s%s%s", setuid_ok ? "" : "CAP_SETUID",
-			 !setuid_ok && !setgid_ok ? ", " : "", setgid_ok ? "" : "CAP_SETGID");
+	static const struct { int cap; const char *name; } needed[] = {
+		{ CAP_SETUID, "CAP_SETUID" }, { CAP_SETGID, "CAP_SETGID" },
+		{ CAP_KILL, "CAP_KILL" }, { CAP_CHOWN, "CAP_CHOWN" },
+	};
+	char why[80] = "no ";
+	size_t len = 3;
+	for (size_t i = 0; i < sizeof(needed) / sizeof(needed[0]); i++)
+		if (!((d[0].effective >> needed[i].cap) & 1))
+			len += (size_t)snprintf(why + len, sizeof(why) - len, "%s%s",
+						len > 3 ? ", " : "", needed[i].name);
+	if (len > 3) {
 		set_state(f, SANDLOCK_LAYER_PRIVDROP, SANDLOCK_REFUSED, why);
 		return;
 	}
@@ -441,7 +450,8 @@ const char *sandlock_feature_remedy(const struct sandlock_features *f, unsigned 
 		       : "allow landlock_create_ruleset, landlock_add_rule and landlock_restrict_self in the container's seccomp profile (Docker 23 and later do)";
 	case SANDLOCK_LAYER_PRIVDROP:
 		return strstr(f->why[i], "CAP_")
-		       ? "add CAP_SETUID and CAP_SETGID (docker run --cap-add SETUID --cap-add SETGID), "
+		       ? "add CAP_SETUID, CAP_SETGID, CAP_KILL and CAP_CHOWN (docker run --cap-add SETUID "
+			 "--cap-add SETGID --cap-add KILL --cap-add CHOWN: Docker's defaults have them), "
 			 "or run the grader as a non-root user (docker run --user 1000); "
 			 "--best-effort runs it as root, reported"
 		       : "allow setgroups, setresgid and setresuid in the host's seccomp profile, or run "

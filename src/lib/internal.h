@@ -24,6 +24,7 @@
 #include <stdarg.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -141,6 +142,24 @@ bool sl_outfile_same(const struct sl_outfile *o, const char *path);
 int sl_outfile_place(struct sl_outfile *o, int64_t size); /* size -1: as it is */
 void sl_outfile_release(struct sl_outfile *o);
 
+/* stored.c: the places on a tmpfs of the host's that the run may write */
+#define SL_STORED_MAX 8
+#define SL_STORED_WATCHES 64
+struct sl_stored {
+	int n;
+	struct sl_stored_place {
+		int fd;              /* O_PATH, ours */
+		dev_t dev;
+		ino_t ino;
+		int wd;              /* its inotify watch, -1 */
+		uint64_t share_kb;   /* the most the run may hold on that tmpfs */
+	} place[SL_STORED_MAX];
+	struct timespec since;   /* the run's entries changed after (real time) */
+	uid_t uid;               /* the program's */
+	int n_watched;           /* directories of the run's watched (SL_STORED_WATCHES) */
+	bool own_uid;            /* no other run has it (--uid-pool): its entries are the run's */
+};
+
 struct sl_run {
 	const struct sandlock_policy *p;
 	char *const *argv;
@@ -234,6 +253,7 @@ struct sl_run {
 
 	/* Landlock */
 	int landlock_fd;         /* -1: none */
+	struct sl_stored stored; /* the rules' places on a host's tmpfs (stored.c) */
 	bool hide_scratch;       /* isolate-tmp without a fresh /tmp (see landlock.c) */
 	bool proc_self;          /* the child allows its own /proc/<pid> */
 	bool workdir_dropped;    /* the default allow-list left the workdir out */
@@ -325,10 +345,29 @@ uint64_t sl_shm_share_kb(int dir);
 uint64_t sl_shm_sweep(int dir, uid_t uid, bool remove, bool *clean, uint64_t *all_kb);
 /* what the processes pids hold of the tmpfs dev that is no longer named */
 uint64_t sl_shm_unlinked_kb(dev_t dev, uid_t uid, const pid_t *pids, size_t n, bool *hidden);
-/* an inotify watch on /dev/shm's files being made and growing, or -1 */
-int sl_shm_watch(void);
-/* drain the watch: true if an event may be uid's (dir: /dev/shm) */
-bool sl_shm_events(int watch, int dir, uid_t uid);
+/* the same, read as whoever this thread is now; *refused: some of it was
+ * not ours to read */
+uint64_t sl_unlinked_kb(dev_t dev, const pid_t *pids, size_t n, bool *hidden, bool *refused);
+/* what a file of the run's there is charged (see there), in kB */
+uint64_t sl_shm_held_kb(const struct stat *st);
+/* a watch on /dev/shm's files being made and growing, added to the
+ * inotify instance in: its descriptor, or -1 */
+int sl_shm_watch(int in);
+/* an event of that watch may be uid's (dir: /dev/shm) */
+struct inotify_event;
+bool sl_shm_event_mine(int dir, const struct inotify_event *e, uid_t uid);
+
+/* stored.c: the places on a tmpfs of the host's that the run may write */
+void sl_stored_reset(struct sl_stored *s);
+/* path (fd, or -1: opened here) is writable by the run: kept if it is a
+ * directory on a tmpfs */
+void sl_stored_note(struct sl_stored *s, int fd, const char *path);
+/* what the run stores in the places on dev; *hidden: some of it is
+ * closed to the walk (made as the program's uid) */
+uint64_t sl_stored_walk(struct sl_stored *s, dev_t dev, int watch, bool *hidden);
+/* watches on the places' entries being made and growing, added to in
+ * (and by the walk, given in: on the directories the run made there) */
+void sl_stored_watch(struct sl_stored *s, int in);
 
 /* accounting.c: a process's /proc/PID/stat, the fields we read */
 struct sl_pstat {
@@ -440,8 +479,13 @@ struct sl_acct {
 	uint64_t shm_kb;         /* what it held there when last walked */
 	dev_t shm_dev;
 	bool shm_near;           /* all of it holds half the run's share or more */
-	int shm_watch;           /* its files being made and growing (shm.c), -1 */
+	int watch;               /* inotify: files of the run's made and growing in a
+				    shared /dev/shm (shm_wd) or a stored place, -1 */
+	int shm_wd;
 	uint64_t shm_next_us;    /* the watch is not polled before (CLOCK_MONOTONIC) */
+	struct sl_stored *stored; /* places on a host's tmpfs (stored.c), NULL */
+	uint64_t stored_kb;      /* what the run held in them when last looked at */
+	bool stored_near;        /* one of those tmpfs holds half the run's share */
 	bool as_run;             /* its /proc files may be read as run_uid (privileges.c) */
 	bool read_as_run;        /* smaps_rollup was, last time */
 	uid_t run_uid;
@@ -458,10 +502,14 @@ void sl_acct_finish(struct sl_acct *a, struct sandlock_result *res);
 void sl_acct_tmpfs(struct sl_acct *a, int fd);
 /* A shared /dev/shm the run may write as uid, held from now on (see shm.c) */
 void sl_acct_shm(struct sl_acct *a, int dir, uid_t uid, const struct timespec *since);
-/* The watch on a shared /dev/shm to poll now (-1: none), and what to do
- * when it is readable: true if the run passed its share or --mem */
+/* The places on a host's tmpfs the run may write, held from now on (see
+ * stored.c); s outlives the accounting */
+void sl_acct_stored(struct sl_acct *a, struct sl_stored *s);
+/* The watch on a shared /dev/shm and the stored places to poll now (-1:
+ * none), and what to do when it is readable: true if the run passed its
+ * share or --mem */
 int sl_acct_watch_fd(const struct sl_acct *a);
-bool sl_acct_shm_event(struct sl_acct *a);
+bool sl_acct_watch_event(struct sl_acct *a);
 /* CPU the supervisor spent on the run's requests, counted as the run's */
 void sl_acct_charge(struct sl_acct *a, uint64_t total_us);
 /* The run's live tasks, from the run itself; -1: no children lists */

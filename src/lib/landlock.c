@@ -207,11 +207,14 @@ static bool childs_own(const struct sl_run *run, const char *path)
 static int add_path(struct sl_run *run, int ruleset, const char *path, uint64_t rights,
 		    uint64_t handled, bool must_exist)
 {
+	bool own = childs_own(run, path);
 	/* no Landlock here: a bind in the run's own root (bind_root.c) */
-	if (run->fs_by_mounts)
-		return sl_bind_root_note(run, path, writes(rights & handled), must_exist,
-					 childs_own(run, path));
-	if (childs_own(run, path)) {
+	if (run->fs_by_mounts) {
+		if (writes(rights & handled) && !own)
+			sl_stored_note(&run->stored, -1, path);
+		return sl_bind_root_note(run, path, writes(rights & handled), must_exist, own);
+	}
+	if (own) {
 		if (must_exist && access(path, F_OK) != 0)
 			return -1;
 		if (run->n_proc_rules == (int)(sizeof(run->proc_rules) / sizeof(run->proc_rules[0]))) {
@@ -226,6 +229,8 @@ static int add_path(struct sl_run *run, int ruleset, const char *path, uint64_t 
 	if (fd < 0)
 		return must_exist ? -1 : 0;
 	int r = add_rule(ruleset, fd, rights & handled);
+	if (writes(rights & handled))
+		sl_stored_note(&run->stored, fd, path); /* a host's tmpfs: counted */
 	keep_fd(run, fd);
 	return r;
 }
@@ -488,6 +493,7 @@ int sl_landlock_prepare(struct sl_run *run, const struct sandlock_features *f,
 	bool want_fs = asked || by_default;
 	bool hide = run->hide_scratch && !want_fs && run->tmp_dir;
 	run->landlock_fd = -1;
+	sl_stored_reset(&run->stored);
 	run->proc_self = false;
 	run->workdir_dropped = false;
 	bool terminals = !want_fs && abi >= 1 && terminals_reachable(run);

@@ -249,6 +249,34 @@ static bool scratch_name(const char *n, bool root)
 
 
 /* Remove the directories of the dead runs in the registry. */
+/*
+ * Open the directory name (of at) to empty it.  One the program made
+ * unreadable is made readable first.  A root without CAP_DAC_OVERRIDE (a
+ * container's, its capabilities dropped but SETUID, SETGID and CHOWN)
+ * cannot enter a 0700 directory of the program's uid at all, and left
+ * every run's scratch in /tmp: it goes in as that uid (this thread's euid,
+ * sl_as_run; *as_owner) until sl_as_self.
+ */
+static int open_to_empty(int at, const char *name, struct sl_as *as, bool *as_owner)
+{
+	const int flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
+	*as_owner = false;
+	int fd = openat(at, name, flags);
+	if (fd < 0) {
+		fchmodat(at, name, 0700, 0);
+		fd = openat(at, name, flags);
+	}
+	struct stat st;
+	if (fd < 0 && errno == EACCES && geteuid() == 0 &&
+	    fstatat(at, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode) && st.st_uid) {
+		sl_as_run(st.st_uid, st.st_gid, as);
+		*as_owner = true;
+		fchmodat(at, name, 0700, 0);
+		fd = openat(at, name, flags);
+	}
+	return fd;
+}
+
 static void sweep(const char *registry, const char *parent, bool root)
 {
 	int rfd = open(registry, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -268,13 +296,13 @@ static void sweep(const char *registry, const char *parent, bool root)
 			continue;
 		if (flock(efd, LOCK_EX | LOCK_NB) == 0) {
 			/* its supervisor is gone */
-			int dfd = openat(pfd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-			if (dfd < 0) {
-				fchmodat(pfd, e->d_name, 0700, 0);
-				dfd = openat(pfd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-			}
+			struct sl_as as;
+			bool as_owner;
+			int dfd = open_to_empty(pfd, e->d_name, &as, &as_owner);
 			if (dfd >= 0)
 				sl_remove_tree(dfd);
+			if (as_owner)
+				sl_as_self(&as);
 			if (unlinkat(pfd, e->d_name, AT_REMOVEDIR) == 0 || errno == ENOENT)
 				unlinkat(rfd, e->d_name, 0);
 		}
@@ -548,7 +576,9 @@ void sl_scratch_remove(struct sl_run *run)
 		unregister_run(run);
 		return;
 	}
-	int fd = open(run->tmp_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	struct sl_as as;
+	bool as_owner;
+	int fd = open_to_empty(AT_FDCWD, run->tmp_dir, &as, &as_owner);
 	bool parked = false;
 	if (fd >= 0) {
 		/* a directory the program made unwritable */
@@ -557,9 +587,14 @@ void sl_scratch_remove(struct sl_run *run)
 			fchmod(fd, 0700);
 		/* only an empty directory is parked */
 		int keep = run->tmp_recycle ? dup(fd) : -1;
-		parked = sl_remove_tree(fd) && keep >= 0 && park(run->tmp_dir, keep, run->tmp_gen);
+		bool empty = sl_remove_tree(fd);
+		if (as_owner)
+			sl_as_self(&as);
+		parked = empty && keep >= 0 && park(run->tmp_dir, keep, run->tmp_gen);
 		if (keep >= 0)
 			close(keep);
+	} else if (as_owner) {
+		sl_as_self(&as);
 	}
 	if (!parked)
 		rmdir(run->tmp_dir);

@@ -79,7 +79,7 @@ uint64_t sl_shm_share_kb(int dir)
  * it holds, since a file grows by its mapped pages with no event the watch
  * sees (below), up to its length: a file made long with ftruncate is
  * charged before its pages are touched. */
-static uint64_t held_kb(const struct stat *st)
+uint64_t sl_shm_held_kb(const struct stat *st)
 {
 	uint64_t blocks = (uint64_t)st->st_blocks / 2, len = ((uint64_t)st->st_size + 1023) / 1024;
 	return S_ISREG(st->st_mode) && len > blocks ? len : blocks;
@@ -131,7 +131,7 @@ uint64_t sl_shm_sweep(int dir, uid_t uid, bool remove, bool *clean, uint64_t *al
 		all += k;
 		if (st.st_uid != uid)
 			continue;
-		k = held_kb(&st);
+		k = sl_shm_held_kb(&st);
 		kb += k < 4 ? 4 : k;
 		if (remove && !remove_entry(fd, e->d_name, &st, uid))
 			all_gone = false;
@@ -184,29 +184,42 @@ static bool hides(pid_t pid)
 
 uint64_t sl_shm_unlinked_kb(dev_t dev, uid_t uid, const pid_t *pids, size_t n, bool *hidden)
 {
+	/* (a run in a user namespace of its own only as its euid) */
+	struct sl_as as;
+	sl_as_run(uid, uid, &as);
+	uint64_t kb = sl_unlinked_kb(dev, pids, n, hidden, &(bool){ false });
+	sl_as_self(&as);
+	return kb;
+}
+
+uint64_t sl_unlinked_kb(dev_t dev, const pid_t *pids, size_t n, bool *hidden, bool *refused)
+{
 	ino_t seen[SL_SHM_MAX_INODES];
 	int nseen = 0;
 	uint64_t kb = 0;
 	char want[32];
 	snprintf(want, sizeof(want), " %02x:%02x ", major(dev), minor(dev));
-	/* (a run in a user namespace of its own only as its euid) */
-	struct sl_as as;
-	sl_as_run(uid, uid, &as);
 	for (size_t i = 0; i < n; i++) {
 		char path[64];
 		snprintf(path, sizeof(path), "/proc/%d/fd", (int)pids[i]);
 		DIR *d = opendir(path);
 		if (!d) {
-			if (errno != ENOENT && errno != ESRCH && hides(pids[i]))
-				*hidden = true;
+			if (errno != ENOENT && errno != ESRCH) {
+				*refused = true;
+				if (hides(pids[i]))
+					*hidden = true;
+			}
 			continue;
 		}
 		struct dirent *e;
 		while ((e = readdir(d))) {
 			struct stat st;
 			if (e->d_name[0] == '.' || fstatat(dirfd(d), e->d_name, &st, 0) != 0) {
-				if (e->d_name[0] != '.' && errno == EACCES && hides(pids[i]))
-					*hidden = true;
+				if (e->d_name[0] != '.' && errno == EACCES) {
+					*refused = true;
+					if (hides(pids[i]))
+						*hidden = true;
+				}
 				continue;
 			}
 			if (st.st_dev != dev || st.st_nlink != 0 || !S_ISREG(st.st_mode))
@@ -218,14 +231,17 @@ uint64_t sl_shm_unlinked_kb(dev_t dev, uid_t uid, const pid_t *pids, size_t n, b
 				continue;
 			if (nseen < SL_SHM_MAX_INODES)
 				seen[nseen++] = st.st_ino;
-			kb += held_kb(&st);
+			kb += sl_shm_held_kb(&st);
 		}
 		closedir(d);
 		snprintf(path, sizeof(path), "/proc/%d/maps", (int)pids[i]);
 		FILE *f = fopen(path, "re");
 		if (!f) {
-			if (errno != ENOENT && errno != ESRCH && hides(pids[i]))
-				*hidden = true;
+			if (errno != ENOENT && errno != ESRCH) {
+				*refused = true;
+				if (hides(pids[i]))
+					*hidden = true;
+			}
 			continue;
 		}
 		char line[512];
@@ -246,7 +262,6 @@ uint64_t sl_shm_unlinked_kb(dev_t dev, uid_t uid, const pid_t *pids, size_t n, b
 		}
 		fclose(f);
 	}
-	sl_as_self(&as);
 	return kb;
 }
 
@@ -257,41 +272,21 @@ uint64_t sl_shm_unlinked_kb(dev_t dev, uid_t uid, const pid_t *pids, size_t n, b
  * between, and a neighbour's page fault in that moment died of SIGBUS).
  * IN_MODIFY comes after every write, truncate and fallocate, also of a
  * file unlinked and held open; pages touched through a mapping make no
- * event, and are charged at the file's length (held_kb).  No watch (the
+ * event, and are charged at the file's length (sl_shm_held_kb).  No watch (the
  * uid's inotify instances are used up: max_user_instances): the samples
  * alone, as before.
  */
-int sl_shm_watch(void)
+int sl_shm_watch(int in)
 {
-	int in = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
-	if (in < 0)
-		return -1;
-	if (inotify_add_watch(in, "/dev/shm", IN_CREATE | IN_MODIFY | IN_MOVED_TO | IN_ONLYDIR |
-						IN_DONT_FOLLOW) < 0) {
-		close(in);
-		return -1;
-	}
-	return in;
+	return inotify_add_watch(in, "/dev/shm", IN_CREATE | IN_MODIFY | IN_MOVED_TO | IN_ONLYDIR |
+							 IN_DONT_FOLLOW);
 }
 
-bool sl_shm_events(int watch, int dir, uid_t uid)
+bool sl_shm_event_mine(int dir, const struct inotify_event *e, uid_t uid)
 {
-	/* an event's name is looked up once per read: another uid's file is
-	 * not the run's; one gone (unlinked, still held) may be */
-	char buf[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
-	bool mine = false;
-	ssize_t n;
-	while ((n = read(watch, buf, sizeof(buf))) > 0) {
-		for (char *p = buf; p < buf + n;) {
-			const struct inotify_event *e = (const struct inotify_event *)p;
-			p += sizeof(*e) + e->len;
-			if (mine)
-				continue;
-			struct stat st;
-			if ((e->mask & IN_Q_OVERFLOW) || !e->len ||
-			    fstatat(dir, e->name, &st, AT_SYMLINK_NOFOLLOW) != 0 || st.st_uid == uid)
-				mine = true;
-		}
-	}
-	return mine;
+	/* another uid's file is not the run's; one gone (unlinked, still
+	 * held) may be */
+	struct stat st;
+	return (e->mask & IN_Q_OVERFLOW) || !e->len ||
+	       fstatat(dir, e->name, &st, AT_SYMLINK_NOFOLLOW) != 0 || st.st_uid == uid;
 }

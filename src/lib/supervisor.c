@@ -135,6 +135,7 @@ static void release_run(struct sl_run *run)
 		sl_relay_close(&run->relay[i]);
 	close_fd(&run->landlock_fd);
 	sl_landlock_close_paths(run);
+	sl_stored_reset(&run->stored);
 	sl_environ_free(run->envp);
 	run->envp = NULL;
 	sl_guard_release(run);
@@ -403,6 +404,11 @@ static int wait_loop(const struct sandlock_policy *p, struct sl_run *run, pid_t 
 		sl_acct_shm(&acct, shm, run->uid, &run->shm_since);
 		run->shm_clean = shm < 0; /* no /dev/shm: nothing to leave */
 	}
+	/* the places on a host's tmpfs it may write: what it stores there is
+	 * counted (stored.c) */
+	run->stored.uid = run->drop_privs ? run->uid : geteuid();
+	run->stored.own_uid = run->drop_privs && run->uid_lock >= 0;
+	sl_acct_stored(&acct, &run->stored);
 	/* the program alone, at its exec (a pid namespace's init is ours) */
 	struct sl_notify_state nstate = { .mem_refused = false, .run = run, .tasks = 1 };
 	int st = 0;
@@ -447,8 +453,8 @@ static int wait_loop(const struct sandlock_policy *p, struct sl_run *run, pid_t 
 		} else if (ilisten >= 0 && (pf[ilisten].revents & (POLLHUP | POLLERR))) {
 			listener = -1; /* every filtered process is gone */
 		}
-		if (ishm >= 0 && (pf[ishm].revents & POLLIN) && sl_acct_shm_event(&acct))
-			stop = true; /* past its share of a shared /dev/shm */
+		if (ishm >= 0 && (pf[ishm].revents & POLLIN) && sl_acct_watch_event(&acct))
+			stop = true; /* past its share of a shared tmpfs */
 		if (itimer >= 0 && (pf[itimer].revents & POLLIN)) {
 			timed_out = true;
 			stop = true;

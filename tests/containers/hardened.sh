@@ -2,7 +2,9 @@
 # Hardened shapes, run inside them: a real container (tests/containers.sh)
 # or a simulated host (tests/hosts.sh, hostsim docker-capdrop).
 #   root without CAP_SETUID/CAP_SETGID (docker run --cap-drop ALL
-#   --security-opt no-new-privileges): the seed command line is one line,
+#   --security-opt no-new-privileges), or with them but without CAP_KILL
+#   and CAP_CHOWN (--cap-add SETUID --cap-add SETGID alone: root could not
+#   stop the program once it is another uid): the seed command line is one line,
 #   status 125, naming the capabilities and the non-root alternative, and
 #   the program never runs (control: it runs bare); --features says
 #   privdrop is refused; --best-effort runs it, and the report names
@@ -33,8 +35,8 @@ print('null' if d is None else (str(d).lower() if isinstance(d, bool) else d))
 PYEOF
 }
 capeff=$(awk '/^CapEff:/ { print $2 }' /proc/self/status)
-# CAP_SETGID is bit 6, CAP_SETUID bit 7
-can_setid=$(( (0x${capeff:-0} >> 6 & 3) == 3 ))
+# CAP_CHOWN is bit 0, CAP_KILL 5, CAP_SETGID 6, CAP_SETUID 7
+can_setid=$(( (0x${capeff:-0} & 0xe1) == 0xe1 ))
 ME=$(id -u)
 echo "HARDENED uid $ME CapEff $capeff NoNewPrivs $(awk '/^NoNewPrivs:/ { print $2 }' /proc/self/status)"
 
@@ -51,11 +53,12 @@ if [ "$ME" = 0 ] && [ $can_setid = 0 ]; then
 	out=$(echo "2 3 4" | $SE --no-fork --no-network --clean-env --cpu 5 --mem 256 -- python3 student.py seed 2>"$W/err")
 	st=$?
 	if [ $st = 125 ] && [ -z "$out" ] && [ ! -e mark-seed ] && [ "$(wc -l <"$W/err")" = 1 ] &&
-		grep -q 'CAP_SETUID' "$W/err" && grep -q 'CAP_SETGID' "$W/err" && grep -q 'non-root user' "$W/err"; then
-		pass "root without CAP_SETUID/SETGID: the seed line is one line, 125, naming both and the non-root alternative; the program did not run"
-	else fail "root without CAP_SETUID/SETGID: status $st, out '$out', mark $(ls mark-seed 2>&1), err: $(head -c 400 "$W/err")"; fi
+		grep -q 'CAP_SETUID' "$W/err" && grep -q 'CAP_SETGID' "$W/err" && grep -q 'CAP_KILL' "$W/err" &&
+		grep -q 'non-root user' "$W/err"; then
+		pass "root without CAP_SETUID/SETGID/KILL/CHOWN ($capeff): the seed line is one line, 125, naming them and the non-root alternative; the program did not run"
+	else fail "root without CAP_SETUID/SETGID/KILL/CHOWN ($capeff): status $st, out '$out', mark $(ls mark-seed 2>&1), err: $(head -c 400 "$W/err")"; fi
 	line=$($S --features | grep '^privdrop: ')
-	if [[ $line == "privdrop: refused ("*CAP_SETUID* ]]; then pass "--features: $line"
+	if [[ $line == "privdrop: refused (no CAP_"* ]]; then pass "--features: $line"
 	else fail "--features says '$line', want privdrop refused"; fi
 	out=$(echo "2 3 4" | $S --best-effort --no-fork --no-network --clean-env --cpu 5 --mem 256 --report "$W/be.json" -- python3 student.py be 2>"$W/err")
 	st=$?
@@ -64,7 +67,7 @@ if [ "$ME" = 0 ] && [ $can_setid = 0 ]; then
 		pass "--best-effort: the run goes on as root, privdrop false and named in missing ($(field "$W/be.json" missing))"
 	else fail "--best-effort: status $st, out '$out', err $(head -c 300 "$W/err"), report $(head -c 600 "$W/be.json")"; fi
 elif [ "$ME" = 0 ]; then
-	skip "root here holds CAP_SETUID and CAP_SETGID (CapEff $capeff): nothing hardened to check"
+	skip "root here holds CAP_SETUID, CAP_SETGID, CAP_KILL and CAP_CHOWN (CapEff $capeff): nothing hardened to check"
 else
 	out=$(echo "2 3 4" | $SE --no-fork --no-network --clean-env --cpu 5 --mem 256 -- python3 student.py seed 2>"$W/err")
 	st=$?

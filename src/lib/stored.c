@@ -1,0 +1,197 @@
+/*
+ * What a run stores in a RAM file system it shares with other runs.
+ *
+ * The run's private scratch directory (HOME and TMPDIR under --clean-env)
+ * lives in the host's /tmp where the run has no mount namespace (every
+ * default container), the seed command line's TMPDIR is its working
+ * directory, and a grader's working directories are often under /tmp.
+ * Where that /tmp is a tmpfs (a container's --tmpfs /tmp, Kubernetes'
+ * emptyDir in memory, Debian's own /tmp since 13), what one run writes
+ * there is RAM that no --mem counted and a space its neighbours need: a
+ * run filled a container's 64 MiB /tmp through its scratch directory, and
+ * every neighbour's scratch write failed with ENOSPC, verdict ok.
+ *
+ * So the places the allow-list lets the run write (its Landlock rules with
+ * more than read rights, or the binds of a root made of mounts) that lie
+ * on a tmpfs of the host's are noted as the rules are made, and the
+ * accounting (accounting.c) charges what the run stores in them as it
+ * does a shared /dev/shm (shm.c): against --mem with the rest of its
+ * memory, and never more than a quarter of that tmpfs (SL_SHM_SHARE), past
+ * which the run is stopped as memory_limit.  The run's are, where it has a
+ * uid of its own (--uid-pool), the entries that uid owns (a place another
+ * run may write too, a --rw /tmp, holds others' new files); else the
+ * entries whose inode changed since the run began (ctime, which no program
+ * can set back: a file made, written, renamed or linked; in a place shared
+ * with runs of the same uid, theirs too: the run is charged more, never
+ * less); each at its length where that is more than it holds, a page at
+ * least, and the files of that tmpfs its processes removed and still
+ * hold.  A file of the grader's that the run may write and grows is not
+ * its uid's: --fsize bounds it.  The run's start is
+ * read from the fine clock: a grader's file changed just before it is not
+ * the run's (a file system stamps from a coarser clock, up to a tick
+ * behind, unless someone looked at the file: on a kernel with multigrain
+ * stamps a grader's chmod just before the run came after a coarse start).
+ * So a file the program wrote whole within that tick after its start and
+ * never touched again is not seen, where it has no uid of its own: what
+ * it can write in the first milliseconds of its life, --fsize each.  The places are looked
+ * at when everything the tmpfs holds could decide (the samples' gate), and
+ * as a file is made or written in one of them or in a directory the run
+ * made there (an inotify watch on each, added as a walk finds it, up to
+ * SL_STORED_WATCHES: a run that wrote 64 MiB in a subdirectory in 40 ms
+ * passed its share by all of it between two samples).
+ * What the run's own mount namespace holds is counted elsewhere (its
+ * tmpfs), and disk-backed places are not charged: --fsize bounds each file
+ * there, the host's quota the rest (docs/graders.md).
+ *
+ * The walk reads what the program could reach: as its uid where it runs
+ * as another than ours (a container's root without capabilities cannot
+ * enter a 0700 directory of the run's).  A directory of the run's uid that
+ * it made unreadable, or deeper than SL_STORED_DEPTH, hides what it holds:
+ * the run is then charged with all the tmpfs holds, as a shared /dev/shm's
+ * hidden files are.  Its cost is the run's own files (and the grader's in
+ * its working directory), never the host's.
+ */
+#include "internal.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/magic.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/inotify.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <time.h>
+#include <unistd.h>
+
+#define SL_STORED_DEPTH 32
+#define SL_STORED_EVENTS (IN_CREATE | IN_MODIFY | IN_MOVED_TO | IN_ONLYDIR)
+
+void sl_stored_reset(struct sl_stored *s)
+{
+	for (int i = 0; i < s->n; i++)
+		close(s->place[i].fd);
+	s->n = 0;
+}
+
+void sl_stored_note(struct sl_stored *s, int fd, const char *path)
+{
+	/* devices (a devtmpfs says it is a tmpfs), and a shared /dev/shm,
+	 * which is shm.c's, charged by its owner's uid */
+	if (s->n == SL_STORED_MAX || !strncmp(path, "/dev/", 5))
+		return;
+	/* one call where it is no tmpfs (a disk's /tmp, the common case) */
+	int own = fd < 0 ? open(path, O_PATH | O_CLOEXEC) : fd;
+	struct statfs sf;
+	struct stat st;
+	if (own < 0)
+		return;
+	bool keep = fstatfs(own, &sf) == 0 && sf.f_type == TMPFS_MAGIC && fstat(own, &st) == 0 &&
+		    S_ISDIR(st.st_mode); /* a file the rules name: --fsize bounds it */
+	for (int i = 0; keep && i < s->n; i++)
+		keep = s->place[i].dev != st.st_dev || s->place[i].ino != st.st_ino;
+	if (keep && fd >= 0)
+		own = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+	else if (!keep && fd < 0)
+		close(own);
+	if (!keep || own < 0)
+		return;
+	if (!s->n)
+		clock_gettime(CLOCK_REALTIME, &s->since);
+	s->place[s->n++] = (struct sl_stored_place){
+		.fd = own, .dev = st.st_dev, .ino = st.st_ino, .wd = -1,
+		.share_kb = (uint64_t)sf.f_blocks * (uint64_t)sf.f_bsize / 1024 / SL_SHM_SHARE,
+	};
+}
+
+struct walk {
+	struct sl_stored *s;
+	int watch;
+	dev_t dev;
+	uid_t uid;
+	uint64_t kb;
+	bool hidden;
+};
+
+static bool changed_since(const struct stat *st, const struct timespec *t)
+{
+	return st->st_ctim.tv_sec > t->tv_sec ||
+	       (st->st_ctim.tv_sec == t->tv_sec && st->st_ctim.tv_nsec >= t->tv_nsec);
+}
+
+/* Another place's root is walked as that place (once). */
+static bool a_place(const struct walk *w, ino_t ino)
+{
+	for (int i = 0; i < w->s->n; i++)
+		if (w->s->place[i].dev == w->dev && w->s->place[i].ino == ino)
+			return true;
+	return false;
+}
+
+static void walk_dir(struct walk *w, int fd, int depth)
+{
+	DIR *d = fdopendir(fd);
+	if (!d) {
+		close(fd);
+		return;
+	}
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		struct stat st;
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") ||
+		    fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+		    st.st_dev != w->dev) /* a mount on it: not this tmpfs */
+			continue;
+		if (w->s->own_uid ? st.st_uid == w->uid : changed_since(&st, &w->s->since)) {
+			uint64_t k = sl_shm_held_kb(&st);
+			w->kb += k < 4 ? 4 : k;
+		}
+		if (!S_ISDIR(st.st_mode) || a_place(w, st.st_ino))
+			continue;
+		int sub = depth < SL_STORED_DEPTH
+				  ? openat(dirfd(d), e->d_name,
+					   O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+				  : -1;
+		if (sub >= 0 && w->watch >= 0 && w->s->n_watched < SL_STORED_WATCHES &&
+		    changed_since(&st, &w->s->since)) {
+			/* a directory the run made: what it writes there next is
+			 * seen as it happens, as in the places themselves */
+			char path[40];
+			snprintf(path, sizeof(path), "/proc/self/fd/%d", sub);
+			if (inotify_add_watch(w->watch, path, SL_STORED_EVENTS) >= 0)
+				w->s->n_watched++;
+		}
+		if (sub >= 0)
+			walk_dir(w, sub, depth + 1);
+		else if (st.st_uid == w->uid && (depth >= SL_STORED_DEPTH || errno == EACCES))
+			w->hidden = true; /* the run's, closed to it or too deep */
+		/* another uid's closed to the run: nothing of the run's */
+	}
+	closedir(d);
+}
+
+uint64_t sl_stored_walk(struct sl_stored *s, dev_t dev, int watch, bool *hidden)
+{
+	struct walk w = { .s = s, .watch = watch, .dev = dev, .uid = s->uid };
+	for (int i = 0; i < s->n; i++) {
+		if (s->place[i].dev != dev)
+			continue;
+		int fd = openat(s->place[i].fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (fd >= 0)
+			walk_dir(&w, fd, 0);
+		else if (errno == EACCES)
+			w.hidden = true;
+	}
+	*hidden = w.hidden;
+	return w.kb;
+}
+
+void sl_stored_watch(struct sl_stored *s, int in)
+{
+	for (int i = 0; i < s->n; i++) {
+		char path[40];
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", s->place[i].fd);
+		s->place[i].wd = inotify_add_watch(in, path, SL_STORED_EVENTS);
+	}
+}

@@ -450,8 +450,8 @@ const char *sandlock_feature_remedy(const struct sandlock_features *f, unsigned 
 		       : "allow landlock_create_ruleset, landlock_add_rule and landlock_restrict_self in the container's seccomp profile (Docker 23 and later do)";
 	case SANDLOCK_LAYER_PRIVDROP:
 		return strstr(f->why[i], "CAP_")
-		       ? "add CAP_SETUID, CAP_SETGID, CAP_KILL and CAP_CHOWN (docker run --cap-add SETUID "
-			 "--cap-add SETGID --cap-add KILL --cap-add CHOWN: Docker's defaults have them), "
+		       ? "add CAP_SETUID, CAP_SETGID, CAP_KILL, CAP_CHOWN (Docker's "
+			 "defaults), "
 			 "or run the grader as a non-root user (docker run --user 1000); "
 			 "--best-effort runs it as root, reported"
 		       : "allow setgroups, setresgid and setresuid in the host's seccomp profile, or run "

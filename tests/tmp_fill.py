@@ -53,6 +53,10 @@ MODES = {
 }
 if ROOT:
     MODES["fork, one uid"] = MODES["fork"] + ["--uid-pool", "off"]
+    # a shared directory opened with --rw as its TMPDIR (a grader's
+    # --rw /tmp), each run a uid of its own: "SHARED" is the pair's
+    MODES["fork, --rw a shared directory"] = MODES["fork"] + ["--rw", "SHARED", "--env",
+                                                              "TMPDIR=SHARED"]
 
 ATTACKER = r'''
 import os, sys, time
@@ -144,7 +148,11 @@ def pair(mode, how):
     def cmd(d, argv, rep=None):
         if mode == "bare":
             return argv
-        return [SANDLOCK, *EXTRA, *MODES[mode], "--workdir", d,
+        opts = [shared if o == "SHARED" else o.replace("=SHARED", "=" + shared)
+                for o in MODES[mode]]
+        if "--rw" in opts and d == vdir:
+            opts = MODES["fork"]  # (the victim's scratch is its own)
+        return [SANDLOCK, *EXTRA, *opts, "--workdir", d,
                 *(["--report", rep] if rep else []), "--", *argv]
     env = dict(os.environ, TMPDIR=shared, HOME=shared) if mode == "bare" else None
     base = used_mb()
@@ -223,6 +231,47 @@ def checks():
             result(r["left"] <= r["base"] + 2, "%s: nothing of it is left in /tmp" % name, why)
 
 
+LEAVE = r'''
+import os, sys
+d = sys.argv[1]
+open(os.path.join(d, "left-" + sys.argv[2]), "w").write("x")
+os.makedirs(os.path.join(d, "dir-" + sys.argv[2], "sub"))
+open(os.path.join(d, "dir-" + sys.argv[2], "sub", "f"), "w").write("x")
+print("WROTE")
+'''
+
+
+def leave_shared():
+    """What a run with a uid of its own leaves in a shared directory it
+    was given with --rw goes with it."""
+    if not ROOT:
+        result(None, "--rw a shared directory: what a run leaves there", "a uid per run needs root")
+        return
+    g = tempfile.mkdtemp(prefix="sl-tf-", dir="/tmp")
+    os.chmod(g, 0o755)
+    shared = os.path.join(g, "shared")
+    os.mkdir(shared)
+    os.chmod(shared, 0o1777)
+    d = workdir(g, "w", {"l.py": LEAVE.encode()})
+    tok = secrets.token_hex(4)
+    subprocess.run([PY, "l.py", shared, "bare" + tok], cwd=d, capture_output=True, timeout=60)
+    bare = sorted(os.listdir(shared))
+    result(bool(bare), "bare: a process leaves files in a shared directory", "left %s" % bare)
+    for f in bare:
+        shutil.rmtree(os.path.join(shared, f), ignore_errors=True)
+        if os.path.exists(os.path.join(shared, f)):
+            os.unlink(os.path.join(shared, f))
+    p = subprocess.run([SANDLOCK, *EXTRA, *MODES["fork"], "--uid-pool", "63100-63199", "--rw", shared,
+                        "--workdir", d, "--", PY, "l.py", shared, tok], cwd=d, capture_output=True,
+                       timeout=120)
+    left = os.listdir(shared)
+    result(p.returncode == 0 and b"WROTE" in p.stdout, "fork, --rw a shared directory: the run "
+           "writes there", "status %d %s" % (p.returncode, p.stderr[-300:]))
+    result(p.returncode == 0 and not left, "fork, --rw a shared directory: nothing it made "
+           "there is left", "left %s" % left)
+    shutil.rmtree(g, ignore_errors=True)
+
+
 def small_tmp():
     st = os.statvfs("/tmp")
     with open("/proc/self/mountinfo") as f:
@@ -233,6 +282,7 @@ def small_tmp():
 if "--inside" in sys.argv or small_tmp():
     if small_tmp():
         checks()
+        leave_shared()
     else:
         result(None, "a small tmpfs /tmp", "none could be made here")
 elif ROOT and HOST == "full" and shutil.which("unshare"):

@@ -157,6 +157,10 @@ struct sl_stored {
 	struct timespec since;   /* the run's entries changed after (real time) */
 	uid_t uid;               /* the program's */
 	int n_watched;           /* directories of the run's watched (SL_STORED_WATCHES) */
+	/* shared directories opened with --rw (sticky, writable by all: a
+	 * --rw /tmp), swept of the run's uid's entries as it ends */
+	struct sl_stored_shared { int fd; struct timespec mtime; } shared[4];
+	int n_shared;
 	bool own_uid;            /* no other run has it (--uid-pool): its entries are the run's */
 };
 
@@ -365,6 +369,12 @@ void sl_stored_note(struct sl_stored *s, int fd, const char *path);
 /* what the run stores in the places on dev; *hidden: some of it is
  * closed to the walk (made as the program's uid) */
 uint64_t sl_stored_walk(struct sl_stored *s, dev_t dev, int watch, bool *hidden);
+/* path, opened with --rw, is a shared directory (sticky, writable by all):
+ * swept of the run's entries as it ends, where the run has a uid of its own */
+void sl_stored_note_shared(struct sl_stored *s, const char *path);
+/* remove uid's entries of the shared directories where anything was made
+ * since they were noted */
+void sl_stored_sweep(struct sl_stored *s, uid_t uid);
 /* watches on the places' entries being made and growing, added to in
  * (and by the walk, given in: on the directories the run made there) */
 void sl_stored_watch(struct sl_stored *s, int in);

@@ -73,6 +73,44 @@ void sl_stored_reset(struct sl_stored *s)
 	for (int i = 0; i < s->n; i++)
 		close(s->place[i].fd);
 	s->n = 0;
+	for (int i = 0; i < s->n_shared; i++)
+		close(s->shared[i].fd);
+	s->n_shared = 0;
+}
+
+/*
+ * A shared directory the caller opened with --rw (a --rw /tmp): where the
+ * run has a uid of its own, what it leaves there goes with it, as in a
+ * shared /dev/shm (shm.c): its uid's entries, with all they hold.  Only
+ * where an entry was made or removed there since the run began (the
+ * directory's time): a walk of a shared /tmp costs with the host's files.
+ * What it made inside another's directory there is not found.
+ */
+void sl_stored_note_shared(struct sl_stored *s, const char *path)
+{
+	if (s->n_shared == (int)(sizeof(s->shared) / sizeof(s->shared[0])))
+		return;
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0)
+		return;
+	if (fstat(fd, &st) != 0 || (st.st_mode & 01002) != 01002) {
+		close(fd);
+		return;
+	}
+	s->shared[s->n_shared++] = (struct sl_stored_shared){ fd, st.st_mtim };
+}
+
+void sl_stored_sweep(struct sl_stored *s, uid_t uid)
+{
+	for (int i = 0; i < s->n_shared; i++) {
+		struct stat st;
+		const struct timespec *t = &s->shared[i].mtime;
+		if (fstat(s->shared[i].fd, &st) == 0 && st.st_mtim.tv_sec == t->tv_sec &&
+		    st.st_mtim.tv_nsec == t->tv_nsec)
+			continue; /* nothing made or removed there */
+		sl_shm_sweep(s->shared[i].fd, uid, true, NULL, NULL);
+	}
 }
 
 void sl_stored_note(struct sl_stored *s, int fd, const char *path)

@@ -46,6 +46,8 @@ PY = "/usr/bin/python3"
 ROOT = os.geteuid() == 0
 SMALL_MB = 64
 result = Results(HOST)
+REPORTS = tempfile.mkdtemp(prefix="sl-tf-reports.", dir=next(
+    (d for d in ("/var/tmp", "/dev/shm") if os.access(d, os.W_OK | os.X_OK)), None))
 
 MODES = {
     "seed": ["--no-fork", "--no-network", "--clean-env", "--cpu", "5", "--mem", "256"],
@@ -143,7 +145,8 @@ def pair(mode, how):
     os.chmod(shared, 0o1777)
     vdir = workdir(g, "v", {"v.py": VICTIM.encode(), "input.bin": b"\0" * 20000000})
     adir = workdir(g, "a", {"a.py": ATTACKER.encode()})
-    rpath = os.path.join(adir, "r.json")
+    # (the report outside the tmpfs the attacker fills)
+    rpath = os.path.join(REPORTS, "r-%s.json" % secrets.token_hex(4))
 
     def cmd(d, argv, rep=None):
         if mode == "bare":
@@ -209,21 +212,31 @@ def checks():
             if not worked:
                 result(None, name, "the attack did not work bare")
                 continue
-            r = pair(mode, how)
+            # A burst is stopped as soon as the supervisor runs once a
+            # write wakes it: beside make check's other lanes (2 CPUs
+            # saturated) the seed line's attacker, whose files stay in its
+            # working directory, was seen to fill the tmpfs first.  So a
+            # pair whose timing is the only thing wrong is tried again, up
+            # to three times; without the accounting every try fails.
+            for attempt in range(1, 4):
+                r = pair(mode, how)
+                honest = r["vstatus"] == 0 and r["ok"] > 0
+                strict = HOST == "container"
+                if r["verdict"] == "memory_limit" and honest and not r["late"] and \
+                        (not strict or r["fail"] == 0):
+                    break
             why = ("verdict %s, attacker %r %s / victim %s ok %d fail %d %s / /tmp %.0f MiB "
-                   "before, %.0f at most, %.0f after" % (
+                   "before, %.0f at most, %.0f after; try %d" % (
                        r["verdict"], r["filled"], r["aerr"], r["vstatus"], r["ok"], r["fail"],
-                       r["verr"], r["base"], r["peak"], r["left"]))
-            honest = r["vstatus"] == 0 and r["ok"] > 0
+                       r["verr"], r["base"], r["peak"], r["left"], attempt))
             result(honest, "%s: the victim runs beside it (its 20 MB input not charged)" % name, why)
             result(honest and not r["late"], "%s: the victim's scratch writes work once it is "
                    "stopped" % name, why)
-            if HOST == "container":
-                # every write, also during the attacker's burst: held by
-                # how soon the supervisor runs once a write wakes it, so
-                # only where this suite runs alone (real containers, the
-                # last lane); beside make check's other lanes an
-                # ASan build's attacker wrote 24 MiB past its share first
+            if strict:
+                # every write, also during the attacker's burst: only
+                # where this suite runs alone (real containers, the last
+                # lane); beside make check's other lanes an ASan build's
+                # attacker wrote 24 MiB past its share first
                 result(honest and r["fail"] == 0, "%s: every scratch write of the victim works"
                        % name, why)
             result(r["verdict"] == "memory_limit", "%s: the attacker is stopped as memory_limit" % name,
@@ -311,4 +324,5 @@ elif ROOT and HOST == "full" and shutil.which("unshare"):
 else:
     result(None, "filling a shared /tmp", "/tmp is no small tmpfs here (as root on the full host "
            "the suite makes one; in a container: --tmpfs /tmp:size=64m)")
+shutil.rmtree(REPORTS, ignore_errors=True)
 sys.exit(result.finish("tmp_fill"))

@@ -1025,11 +1025,13 @@ def shm_bursts():
                       ("write", "8 MiB files written 1 MiB at a time")):
         name = "a burst of %s, four threads" % what
         b = shm_burst("bare", how)
-        # (the neighbour dies of SIGBUS, or keeps the 1 MiB it held
-        # when the tmpfs filled: its own next round took the pages it
-        # freed before the attacker did)
-        worked = ((b["vstatus"] == -signal.SIGBUS and b["used_kb"] >= size_kb * 7 // 8) or
-                  b["used_kb"] >= size_kb - (2 << 10))
+        # (the neighbour dies of SIGBUS: a page of its file found the
+        # tmpfs full, nothing else truncates it; or it keeps the 1 MiB it
+        # held when the tmpfs filled: its own next round took the pages
+        # it freed before the attacker did.  The test's own look at the
+        # tmpfs may miss the moment it was full: 43 MiB seen once beside
+        # make check's other lanes, with the SIGBUS)
+        worked = b["vstatus"] == -signal.SIGBUS or b["used_kb"] >= size_kb - (2 << 10)
         result(worked, "bare: %s fills a %d MiB /dev/shm, the neighbour's shared memory dies "
                "of SIGBUS or has no page but the ones it held" % (name, size_kb >> 10),
                "held at most %d kB, victim %s %s" % (b["used_kb"], b["vstatus"], b["victim"][-100:]))

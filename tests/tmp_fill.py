@@ -301,14 +301,22 @@ if "--inside" in sys.argv or small_tmp():
 elif ROOT and HOST == "full" and shutil.which("unshare"):
     # a /tmp of SMALL_MB made for us, then the suite again inside it: as
     # the full host (the seed line has no mount namespace) and as a
-    # default container (no namespaces for any run)
+    # default container (no namespaces for any run).  What lies under the
+    # host's /tmp (make check's staged tree, the binary, the programs) is
+    # seen at the same place under a directory of ours outside it.
     sim = os.path.join(os.path.dirname(os.path.abspath(__file__)), "hosts", "hostsim")
-    for label, pre in (("full", []), ("docker", [sim, "docker", "--"])):
-        env = dict(os.environ, SANDLOCK_HOSTSIM=label)
+    old = tempfile.mkdtemp(prefix="sl-tf-old-tmp.", dir="/var/tmp")
+
+    def moved(v):
+        return old + v[4:] if v == "/tmp" or v.startswith("/tmp/") else v
+    for label, pre in (("full", []), ("docker", [moved(sim), "docker", "--"])):
+        env = {k: moved(v) for k, v in os.environ.items()}
+        env["SANDLOCK_HOSTSIM"] = label
         p = subprocess.run(["unshare", "-m", "--propagation", "private", "sh", "-c",
+                            "mount --rbind /tmp \"$0\" && "
                             "mount -t tmpfs -o size=%dm,mode=1777 sl-tf-tmp /tmp && exec \"$@\""
-                            % SMALL_MB, "sh", *pre, PY, os.path.abspath(__file__), "--inside"],
-                           capture_output=True, timeout=1800, env=env)
+                            % SMALL_MB, old, *pre, PY, moved(os.path.abspath(__file__)),
+                            "--inside"], capture_output=True, timeout=1800, env=env)
         out = p.stdout.decode(errors="replace")
         for ln in out.splitlines():
             for kind, ok in (("PASS ", True), ("FAIL ", False), ("SKIP ", None)):
@@ -321,6 +329,7 @@ elif ROOT and HOST == "full" and shutil.which("unshare"):
         if "tmp_fill:" not in out:
             result(False, "%s, %d MiB tmpfs /tmp: the suite ran" % (label, SMALL_MB),
                    (out + p.stderr.decode(errors="replace"))[-400:])
+    os.rmdir(old)
 else:
     result(None, "filling a shared /tmp", "/tmp is no small tmpfs here (as root on the full host "
            "the suite makes one; in a container: --tmpfs /tmp:size=64m)")

@@ -246,42 +246,59 @@ def checks():
 
 LEAVE = r'''
 import os, sys
-d = sys.argv[1]
-open(os.path.join(d, "left-" + sys.argv[2]), "w").write("x")
-os.makedirs(os.path.join(d, "dir-" + sys.argv[2], "sub"))
-open(os.path.join(d, "dir-" + sys.argv[2], "sub", "f"), "w").write("x")
+tok = sys.argv[1]
+open("/tmp/left-" + tok, "w").write("x")
+os.makedirs("/tmp/dir-" + tok + "/sub")
+open("/tmp/dir-" + tok + "/sub/f", "w").write("x")
+open(sys.argv[2], "w").write("the grader reads this")
+open("made-here-" + tok, "w").write("and this")
 print("WROTE")
 '''
 
 
 def leave_shared():
-    """What a run with a uid of its own leaves in a shared directory it
-    was given with --rw goes with it."""
+    """What a run with a uid of its own leaves in the system's /tmp, opened
+    to it with --rw, goes with it; an output its command line names stays,
+    and so does what it made in its working directory (1777, a grader's)."""
     if not ROOT:
-        result(None, "--rw a shared directory: what a run leaves there", "a uid per run needs root")
+        result(None, "--rw /tmp: what a run leaves there", "a uid per run needs root")
         return
     g = tempfile.mkdtemp(prefix="sl-tf-", dir="/tmp")
     os.chmod(g, 0o755)
-    shared = os.path.join(g, "shared")
-    os.mkdir(shared)
-    os.chmod(shared, 0o1777)
     d = workdir(g, "w", {"l.py": LEAVE.encode()})
+    os.chmod(d, 0o1777)
     tok = secrets.token_hex(4)
-    subprocess.run([PY, "l.py", shared, "bare" + tok], cwd=d, capture_output=True, timeout=60)
-    bare = sorted(os.listdir(shared))
-    result(bool(bare), "bare: a process leaves files in a shared directory", "left %s" % bare)
-    for f in bare:
-        shutil.rmtree(os.path.join(shared, f), ignore_errors=True)
-        if os.path.exists(os.path.join(shared, f)):
-            os.unlink(os.path.join(shared, f))
-    p = subprocess.run([SANDLOCK, *EXTRA, *MODES["fork"], "--uid-pool", "63100-63199", "--rw", shared,
-                        "--workdir", d, "--", PY, "l.py", shared, tok], cwd=d, capture_output=True,
-                       timeout=120)
-    left = os.listdir(shared)
-    result(p.returncode == 0 and b"WROTE" in p.stdout, "fork, --rw a shared directory: the run "
-           "writes there", "status %d %s" % (p.returncode, p.stderr[-300:]))
-    result(p.returncode == 0 and not left, "fork, --rw a shared directory: nothing it made "
-           "there is left", "left %s" % left)
+    mine = ["left-", "dir-"]
+
+    def left(t):
+        return sorted(n for n in os.listdir("/tmp") if any(n == m + t for m in mine))
+    subprocess.run([PY, "l.py", "bare" + tok, "/tmp/out-bare" + tok], cwd=d, capture_output=True,
+                   timeout=60)
+    bare = left("bare" + tok)
+    result(len(bare) == 2, "bare: a process leaves files in /tmp", "left %s" % bare)
+    for n in bare + ["out-bare" + tok]:
+        shutil.rmtree(os.path.join("/tmp", n), ignore_errors=True)
+        if os.path.lexists(os.path.join("/tmp", n)):
+            os.unlink(os.path.join("/tmp", n))
+    out = "/tmp/out-" + tok
+    rep = os.path.join(REPORTS, "leave-%s.json" % tok)
+    p = subprocess.run([SANDLOCK, *EXTRA, *MODES["fork"], "--uid-pool", "63100-63199", "--rw", "/tmp",
+                        "--workdir", d, "--report", rep, "--", PY, "l.py", tok, out], cwd=d,
+                       capture_output=True, timeout=120)
+    # (with a mount namespace --rw /tmp is the run's own /tmp, as nsjail's
+    # --tmpfsmount /tmp: nothing it writes there reaches the host's)
+    own_tmp = bool((read_report(rep).get("layers") or {}).get("mountns"))
+    gone = left(tok)
+    result(p.returncode == 0 and b"WROTE" in p.stdout, "fork, --rw /tmp: the run writes there",
+           "status %d %s" % (p.returncode, p.stderr[-300:]))
+    result(p.returncode == 0 and not gone, "fork, --rw /tmp: nothing it made there is left",
+           "left %s" % gone)
+    result((own_tmp or os.path.exists(out)) and os.path.exists(os.path.join(d, "made-here-" + tok)),
+           "fork, --rw /tmp: %swhat it made in its working directory stay%s" % (
+               "" if own_tmp else "the output its command line names, and ",
+               "s" if own_tmp else ""), "%s %s, workdir %s" % (out, os.path.exists(out), os.listdir(d)))
+    if os.path.exists(out):
+        os.unlink(out)
     shutil.rmtree(g, ignore_errors=True)
 
 

@@ -157,9 +157,9 @@ struct sl_stored {
 	struct timespec since;   /* the run's entries changed after (real time) */
 	uid_t uid;               /* the program's */
 	int n_watched;           /* directories of the run's watched (SL_STORED_WATCHES) */
-	/* shared directories opened with --rw (sticky, writable by all: a
-	 * --rw /tmp), swept of the run's uid's entries as it ends */
-	struct sl_stored_shared { int fd; struct timespec mtime; } shared[4];
+	/* the system's /tmp or /var/tmp opened with --rw, swept of the run's
+	 * uid's entries as it ends */
+	struct sl_stored_shared { int fd; struct timespec mtime; const char *path; } shared[2];
 	int n_shared;
 	bool own_uid;            /* no other run has it (--uid-pool): its entries are the run's */
 };
@@ -347,6 +347,9 @@ uint64_t sl_shm_share_kb(int dir);
  * remove, they go; *clean (if given): all of them went, or none was there;
  * *all_kb (if given): what every entry takes */
 uint64_t sl_shm_sweep(int dir, uid_t uid, bool remove, bool *clean, uint64_t *all_kb);
+/* remove name (of dir) with all it holds, as its owner uid where root may
+ * not (the sticky bit holds a root without CAP_FOWNER) */
+bool sl_remove_entry(int dir, const char *name, const struct stat *st, uid_t uid);
 /* what the processes pids hold of the tmpfs dev that is no longer named */
 uint64_t sl_shm_unlinked_kb(dev_t dev, uid_t uid, const pid_t *pids, size_t n, bool *hidden);
 /* the same, read as whoever this thread is now; *refused: some of it was
@@ -369,12 +372,12 @@ void sl_stored_note(struct sl_stored *s, int fd, const char *path);
 /* what the run stores in the places on dev; *hidden: some of it is
  * closed to the walk (made as the program's uid) */
 uint64_t sl_stored_walk(struct sl_stored *s, dev_t dev, int watch, bool *hidden);
-/* path, opened with --rw, is a shared directory (sticky, writable by all):
+/* path ("/tmp" or "/var/tmp", a trailing / or not) was opened with --rw:
  * swept of the run's entries as it ends, where the run has a uid of its own */
 void sl_stored_note_shared(struct sl_stored *s, const char *path);
-/* remove uid's entries of the shared directories where anything was made
- * since they were noted */
-void sl_stored_sweep(struct sl_stored *s, uid_t uid);
+/* remove uid's entries of those directories where anything was made since
+ * they were noted, but for what the command line argv names */
+void sl_stored_sweep(struct sl_stored *s, uid_t uid, char *const *argv);
 /* watches on the places' entries being made and growing, added to in
  * (and by the walk, given in: on the directories the run made there) */
 void sl_stored_watch(struct sl_stored *s, int in);

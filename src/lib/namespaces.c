@@ -380,8 +380,9 @@ SL_CHILD static int bind_back(int fd, const char *path)
 
 /* With --rw /tmp (nsjail's --tmpfsmount /tmp) the run's /tmp is all the
  * program's, and a Landlock rule there reaches through every host path
- * bound back under it: those not under another --rw are made read-only
- * mounts, which no rule can open to writes. */
+ * bound back under it: those not under another --rw (or the working
+ * directory the allow-list gives) are made read-only mounts, which no rule
+ * can open to writes. */
 SL_CHILD static int bind_at(const struct sl_run *run, int fd, const char *dst, const char *spec);
 SL_CHILD static int bound_back_ro(const struct sl_run *run, const char *path)
 {
@@ -394,6 +395,14 @@ SL_CHILD static int bound_back_ro(const struct sl_run *run, const char *path)
 			return 0;
 	}
 	if (!tmp_rw || (run->tmp_dir && sl_path_under(path, run->tmp_dir)))
+		return 0;
+	/* the working directory, where the default allow-list gives it
+	 * (not --ro @workdir): a compiler's output went nowhere */
+	const char *wd = p->workdir ? p->workdir : run->cwd;
+	bool wd_ro = p->landlock || p->strict || run->workdir_dropped;
+	for (size_t i = 0; i < p->ro.n && !wd_ro; i++)
+		wd_ro = !strcmp(p->ro.v[i], "@workdir");
+	if (!wd_ro && wd && sl_path_under(path, wd))
 		return 0;
 	return sl_remount_ro(path);
 }

@@ -87,7 +87,7 @@ uint64_t sl_shm_held_kb(const struct stat *st)
 
 /* Remove name (of dir), as its owner where we may not as ourselves: root
  * without CAP_FOWNER is held by the sticky bit like anyone else. */
-static bool remove_entry(int dir, const char *name, const struct stat *st, uid_t uid)
+bool sl_remove_entry(int dir, const char *name, const struct stat *st, uid_t uid)
 {
 	if (S_ISDIR(st->st_mode)) {
 		int fd = openat(dir, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -133,7 +133,7 @@ uint64_t sl_shm_sweep(int dir, uid_t uid, bool remove, bool *clean, uint64_t *al
 			continue;
 		k = sl_shm_held_kb(&st);
 		kb += k < 4 ? 4 : k;
-		if (remove && !remove_entry(fd, e->d_name, &st, uid))
+		if (remove && !sl_remove_entry(fd, e->d_name, &st, uid))
 			all_gone = false;
 	}
 	closedir(d);

@@ -79,18 +79,23 @@ void sl_stored_reset(struct sl_stored *s)
 }
 
 /*
- * A shared directory the caller opened with --rw (a --rw /tmp): where the
- * run has a uid of its own, what it leaves there goes with it, as in a
- * shared /dev/shm (shm.c): its uid's entries, with all they hold.  Only
- * where an entry was made or removed there since the run began (the
- * directory's time): a walk of a shared /tmp costs with the host's files.
- * What it made inside another's directory there is not found.
+ * The system's /tmp or /var/tmp opened with --rw: where the run has a uid
+ * of its own, what it leaves there goes with it, as in a shared /dev/shm
+ * (shm.c): its uid's entries, with all they hold, but for a path its
+ * command line names (an output the grader reads: "--rw /tmp -- prog
+ * /tmp/out").  Only these two: a shared directory of the grader's (its
+ * working directory, chmod 1777 for the uid pool) holds what the program
+ * made for it, a compiler's binary for the next step.  Swept only where
+ * an entry was made or removed there since the run began (the directory's
+ * time): the sweep reads the whole directory, which costs with the host's
+ * files.  What the run made inside another's directory there is not found.
  */
 void sl_stored_note_shared(struct sl_stored *s, const char *path)
 {
+	const char *dir = !strncmp(path, "/tmp", 4) ? "/tmp" : "/var/tmp";
 	if (s->n_shared == (int)(sizeof(s->shared) / sizeof(s->shared[0])))
 		return;
-	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	struct stat st;
 	if (fd < 0)
 		return;
@@ -98,18 +103,49 @@ void sl_stored_note_shared(struct sl_stored *s, const char *path)
 		close(fd);
 		return;
 	}
-	s->shared[s->n_shared++] = (struct sl_stored_shared){ fd, st.st_mtim };
+	s->shared[s->n_shared++] = (struct sl_stored_shared){ fd, st.st_mtim, dir };
 }
 
-void sl_stored_sweep(struct sl_stored *s, uid_t uid)
+/* Does argv name dir/name, or something under it? */
+static bool named(char *const *argv, const char *dir, const char *name)
+{
+	size_t dl = strlen(dir), nl = strlen(name);
+	for (char *const *a = argv; a && *a; a++) {
+		const char *p = *a, *eq = strchr(p, '=');
+		if (p[0] != '/' && eq && eq[1] == '/')
+			p = eq + 1; /* of=/tmp/out */
+		if (!strncmp(p, dir, dl) && p[dl] == '/' && !strncmp(p + dl + 1, name, nl) &&
+		    (p[dl + 1 + nl] == 0 || p[dl + 1 + nl] == '/'))
+			return true;
+	}
+	return false;
+}
+
+void sl_stored_sweep(struct sl_stored *s, uid_t uid, char *const *argv)
 {
 	for (int i = 0; i < s->n_shared; i++) {
 		struct stat st;
 		const struct timespec *t = &s->shared[i].mtime;
-		if (fstat(s->shared[i].fd, &st) == 0 && st.st_mtim.tv_sec == t->tv_sec &&
+		int fd = s->shared[i].fd;
+		if (fstat(fd, &st) == 0 && st.st_mtim.tv_sec == t->tv_sec &&
 		    st.st_mtim.tv_nsec == t->tv_nsec)
 			continue; /* nothing made or removed there */
-		sl_shm_sweep(s->shared[i].fd, uid, true, NULL, NULL);
+		int dfd = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
+		if (!d) {
+			if (dfd >= 0)
+				close(dfd);
+			continue;
+		}
+		struct dirent *e;
+		while ((e = readdir(d))) {
+			if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") ||
+			    fstatat(dfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || st.st_uid != uid ||
+			    named(argv, s->shared[i].path, e->d_name))
+				continue;
+			sl_remove_entry(dfd, e->d_name, &st, uid);
+		}
+		closedir(d);
 	}
 }
 

@@ -136,7 +136,7 @@ static void release_run(struct sl_run *run)
 	close_fd(&run->landlock_fd);
 	sl_landlock_close_paths(run);
 	if (run->drop_privs && run->uid_lock >= 0)
-		sl_stored_sweep(&run->stored, run->uid); /* before the uid is free */
+		sl_stored_sweep(&run->stored, run->uid, run->argv); /* before the uid is free */
 	sl_stored_reset(&run->stored);
 	sl_environ_free(run->envp);
 	run->envp = NULL;

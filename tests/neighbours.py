@@ -1198,15 +1198,7 @@ def check_shm():
                             os.path.abspath(__file__), "--shm-small"],
                            capture_output=True, timeout=900)
         lines = p.stdout.decode(errors="replace").splitlines()
-        for ln in lines:
-            for kind, ok in (("PASS ", True), ("FAIL ", False), ("SKIP ", None)):
-                if ln.startswith(kind):
-                    text = ln[len(kind):]
-                    if text.startswith("["):
-                        text = text.split("] ", 1)[-1]
-                    name, _, why = text.partition(": ") if ok is not True else (text, "", "")
-                    result(ok, "docker, %d MiB /dev/shm: %s" % (SHM_MB, name), why)
-        if any(ln.startswith(("PASS", "FAIL")) for ln in lines):
+        if result.relay(lines, "docker, %d MiB /dev/shm" % SHM_MB):
             return
         result(None, "docker, %d MiB /dev/shm" % SHM_MB, "cannot make a small /dev/shm here: %s" %
                (p.stdout + p.stderr).decode(errors="replace")[-300:])

@@ -27,6 +27,22 @@ class Results:
             print(f"FAIL [{self.host}] {name}: {why}")
         sys.stdout.flush()
 
+    def relay(self, lines, prefix):
+        """Report again, under prefix, the PASS/FAIL/SKIP lines of a run of
+        a suite in another setting (a mount namespace, a simulated host);
+        True if any check passed or failed there."""
+        ran = False
+        for ln in lines:
+            for kind, ok in (("PASS ", True), ("FAIL ", False), ("SKIP ", None)):
+                if ln.startswith(kind):
+                    text = ln[len(kind):]
+                    if text.startswith("["):
+                        text = text.split("] ", 1)[-1]
+                    name, _, why = text.partition(": ") if ok is not True else (text, "", "")
+                    self(ok, "%s: %s" % (prefix, name), why)
+                    ran = ran or ok is not None
+        return ran
+
     def finish(self, suite):
         c = self.counts
         print(f"{suite}: {c['passed']} passed, {c['failed']} failed, {c['skipped']} skipped")

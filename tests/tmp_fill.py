@@ -335,14 +335,7 @@ elif ROOT and HOST == "full" and shutil.which("unshare"):
                             % SMALL_MB, old, *pre, PY, moved(os.path.abspath(__file__)),
                             "--inside"], capture_output=True, timeout=1800, env=env)
         out = p.stdout.decode(errors="replace")
-        for ln in out.splitlines():
-            for kind, ok in (("PASS ", True), ("FAIL ", False), ("SKIP ", None)):
-                if ln.startswith(kind):
-                    text = ln[len(kind):]
-                    if text.startswith("["):
-                        text = text.split("] ", 1)[-1]
-                    result(ok, "%s, %d MiB tmpfs /tmp: %s" % (label, SMALL_MB, text),
-                           "(the line above)")
+        result.relay(out.splitlines(), "%s, %d MiB tmpfs /tmp" % (label, SMALL_MB))
         if "tmp_fill:" not in out:
             result(False, "%s, %d MiB tmpfs /tmp: the suite ran" % (label, SMALL_MB),
                    (out + p.stderr.decode(errors="replace"))[-400:])

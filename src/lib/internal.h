@@ -372,8 +372,8 @@ void sl_stored_note(struct sl_stored *s, int fd, const char *path);
 /* what the run stores in the places on dev; *hidden: some of it is
  * closed to the walk (made as the program's uid) */
 uint64_t sl_stored_walk(struct sl_stored *s, dev_t dev, int watch, bool *hidden);
-/* path ("/tmp" or "/var/tmp", a trailing / or not) was opened with --rw:
- * swept of the run's entries as it ends, where the run has a uid of its own */
+/* path was opened with --rw: if it is the system's /tmp or /var/tmp, it is
+ * swept of the run's entries as it ends (the run has a uid of its own) */
 void sl_stored_note_shared(struct sl_stored *s, const char *path);
 /* remove uid's entries of those directories where anything was made since
  * they were noted, but for what the command line argv names */

@@ -573,9 +573,7 @@ int sl_landlock_prepare(struct sl_run *run, const struct sandlock_features *f,
 			}
 			if ((r = add_path(run, fd, path, ro ? FS_RO : h, h, true)))
 				bad = path;
-			else if (!ro && run->drop_privs && run->uid_lock >= 0 &&
-				 !strcmp(path, "/tmp") + !strcmp(path, "/var/tmp") + !strcmp(path, "/tmp/") +
-				 !strcmp(path, "/var/tmp/"))
+			else if (!ro && run->drop_privs && run->uid_lock >= 0)
 				sl_stored_note_shared(&run->stored, path); /* a --rw /tmp */
 		}
 		if (defaults) {

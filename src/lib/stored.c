@@ -92,8 +92,10 @@ void sl_stored_reset(struct sl_stored *s)
  */
 void sl_stored_note_shared(struct sl_stored *s, const char *path)
 {
-	const char *dir = !strncmp(path, "/tmp", 4) ? "/tmp" : "/var/tmp";
-	if (s->n_shared == (int)(sizeof(s->shared) / sizeof(s->shared[0])))
+	const char *dir = !strcmp(path, "/tmp") || !strcmp(path, "/tmp/") ? "/tmp"
+			  : !strcmp(path, "/var/tmp") || !strcmp(path, "/var/tmp/") ? "/var/tmp"
+			  : NULL;
+	if (!dir || s->n_shared == (int)(sizeof(s->shared) / sizeof(s->shared[0])))
 		return;
 	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	struct stat st;

@@ -72,7 +72,8 @@ enum sandlock_verdict {
 	SANDLOCK_CPU_LIMIT,        /* RLIMIT_CPU ran out */
 	SANDLOCK_WALL_LIMIT,       /* the wall clock ran out */
 	SANDLOCK_MEMORY_LIMIT,     /* an allocation was refused, or a kill */
-	SANDLOCK_FILE_SIZE_LIMIT,  /* RLIMIT_FSIZE was hit */
+	SANDLOCK_FILE_SIZE_LIMIT,  /* RLIMIT_FSIZE was hit, or the run stored more
+				      than its share of a disk of the host's */
 	SANDLOCK_OUTPUT_LIMIT,     /* stdout+stderr went past max_output */
 	SANDLOCK_SYSCALL_BLOCKED,  /* the seccomp filter stopped a call */
 	SANDLOCK_SETUP_FAILED,     /* the program never started */

@@ -33,6 +33,7 @@ cleanup() {
 	local p
 	for p in "${LANES[@]}"; do kill "$p" 2>/dev/null; done
 	docker ps -aq --filter "label=sandlock-test-run=$RUN_ID" 2>/dev/null | xargs -r docker rm -f >/dev/null 2>&1
+	for p in "$WORK"/disk.*/; do mountpoint -q "$p" && umount "$p"; done 2>/dev/null
 	if [ -d "$WORK/runc" ]; then
 		for p in $(runc --root "$WORK/runc" list -q 2>/dev/null); do runc --root "$WORK/runc" delete -f "$p" >/dev/null 2>&1; done
 	fi
@@ -181,6 +182,31 @@ tconfig() {
 	ran "$label" $st "$out" '^tmp_fill: [0-9]+ passed' && relay "$label" $t0 "$out"
 }
 
+# kconfig LABEL DOCKER-OPTIONS...: the same where /tmp is a small disk (a
+# container's own /tmp is its overlay, on the host's disk: too large to
+# fill in a test), an ext4 file system on a loop device bound there
+kconfig() {
+	local label=$1 out st t0=$SECONDS b=() d skipnext=
+	shift
+	d=$(mktemp -d "$WORK/disk.XXXXXX")
+	if ! { truncate -s 128M "$d.img" && mkfs.ext4 -q -F "$d.img" && mount -o loop "$d.img" "$d"; } \
+		>/dev/null 2>&1; then
+		skip "$label: no small disk can be made here (a loop device and mkfs.ext4 as root)"
+		return
+	fi
+	chmod 1777 "$d"
+	for a in "${BASE[@]}"; do
+		if [ -n "$skipnext" ]; then skipnext=; continue; fi
+		if [ "$a" = --tmpfs ]; then skipnext=1; b+=(-v "$d:/tmp"); continue; fi
+		b+=("$a")
+	done
+	out=$(timeout 600 docker run "${b[@]}" -e SANDLOCK_HOSTSIM=container "$@" "$IMAGE" \
+		/usr/bin/python3 /stage/tmp_fill.py 2>&1)
+	st=$?
+	umount "$d" && rm -f "$d.img"
+	ran "$label" $st "$out" '^tmp_fill: [0-9]+ passed' && relay "$label" $t0 "$out"
+}
+
 # bconfig UID: the bindings' tests in a default container
 GOMOUNT=() GOBIN=
 if command -v go >/dev/null 2>&1; then
@@ -251,6 +277,7 @@ lane_root() {
 	hconfig "hardened: root, cap-drop ALL + SETUID SETGID" --cap-drop ALL --cap-add SETUID \
 		--cap-add SETGID "${NNP[@]}"
 	tconfig "default profile, root, 64 MiB tmpfs /tmp"
+	kconfig "default profile, root, 128 MiB disk /tmp"
 	bconfig 0
 }
 lane_user() {
@@ -279,6 +306,7 @@ lane_user() {
 	hconfig "restricted: uid 1000, cap-drop ALL, no-new-privileges, read-only root, tmpfs /tmp" \
 		"${U[@]}" --cap-drop ALL "${NNP[@]}" --read-only
 	tconfig "default profile, uid 1000, 64 MiB tmpfs /tmp" "${U[@]}"
+	kconfig "default profile, uid 1000, 128 MiB disk /tmp" "${U[@]}"
 	bconfig 1000
 }
 # the committed profile is what generate.py makes from the installed default

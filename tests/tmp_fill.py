@@ -1,28 +1,30 @@
 #!/usr/bin/python3
 """A run cannot fill a /tmp it shares with its neighbours (issue 24: starve).
 
-Where /tmp is a small tmpfs (a container's --tmpfs /tmp, Kubernetes'
-emptyDir in memory) and the run has no mount namespace of its own (every
-default container), its scratch directory (HOME and TMPDIR under
---clean-env) and the seed line's TMPDIR (its working directory) are on that
-tmpfs.  An attacker writes there until the tmpfs is full (named files, in a
+Where the run has no mount namespace of its own (every default container),
+its scratch directory (HOME and TMPDIR under --clean-env) and the seed
+line's TMPDIR (its working directory) are in the host's /tmp: a tmpfs (a
+container's --tmpfs /tmp, Kubernetes' emptyDir in memory) or a disk (a
+container's overlay, a host's /tmp), which the runs share.  An attacker writes there until the tmpfs is full (named files, in a
 subdirectory, unlinked files held open) and holds it, while a victim beside
 it writes and removes a 4 MiB scratch file in a loop, with a 20 MB input of
 the grader's in its working directory.
 
 Bare (two processes of one uid, one shared TMPDIR) the victim's writes fail
 (ENOSPC): the proof.  Sandboxed (the seed line, a forking run, and as root
-also with one uid for every run) the attacker is stopped as memory_limit
-at its share (a quarter of the tmpfs), the victim's writes work once it is
+also with one uid for every run) the attacker is stopped at its share: as
+memory_limit on a tmpfs (a quarter of it), as file_size_limit on a disk (a
+quarter of what was free); the victim's writes work once it is
 (in a real container, where the suite runs alone: every write of the
 victim works, also during the attacker's burst), and nothing of the
 attacker is left in /tmp.
 
-Needs /tmp to be a small tmpfs: as root on the full host the suite makes
-one for itself (a mount namespace of its own) and runs there twice, as the
-full host and under the Docker simulation; in a real container, one
-started with --tmpfs /tmp:size=64m (tests/containers.sh).  Elsewhere the
-checks are skipped as not applicable.
+Needs /tmp to be small: as root on the full host the suite makes one for
+itself (a mount namespace of its own), a tmpfs and then an ext4 file system
+on a loop device, and runs in each twice, as the full host and under the
+Docker simulation; in a real container, one started with --tmpfs
+/tmp:size=64m or with a small disk bound at /tmp (tests/containers.sh).
+Elsewhere the checks are skipped as not applicable.
 
     SANDLOCK=path tests/tmp_fill.py
 Last line: "tmp_fill: P passed, F failed, S skipped".
@@ -45,6 +47,7 @@ EXTRA = os.environ.get("SANDLOCK_EXTRA_FLAGS", "").split()
 PY = "/usr/bin/python3"
 ROOT = os.geteuid() == 0
 SMALL_MB = 64
+DISK_MB = 128
 result = Results(HOST)
 REPORTS = tempfile.mkdtemp(prefix="sl-tf-reports.", dir=next(
     (d for d in ("/var/tmp", "/dev/shm") if os.access(d, os.W_OK | os.X_OK)), None))
@@ -181,7 +184,12 @@ def pair(mode, how):
     open(os.path.join(vdir, "stop"), "w").close()
     vout, verr = victim.communicate(timeout=120)
     done.set()
-    verdict = read_report(rpath).get("verdict") if mode != "bare" else None
+    rep = read_report(rpath) if mode != "bare" else {}
+    verdict = rep.get("verdict")
+    # (with a mount namespace its TMPDIR is a tmpfs of its own, --mem's,
+    # but for a shared directory opened with --rw)
+    own = (rep.get("layers") or {}).get("mountns") and "--rw" not in MODES.get(mode, [])
+    stopped = "memory_limit" if KIND == "tmpfs" or own else "file_size_limit"
     # (the working directories are the grader's to remove: the seed
     # line's TMPDIR is one)
     shutil.rmtree(g, ignore_errors=True)
@@ -196,7 +204,7 @@ def pair(mode, how):
         "vstatus": victim.returncode, "verr": verr.decode(errors="replace")[-300:],
         "filled": aline.strip(), "astatus": att.returncode,
         "aerr": aerr.decode(errors="replace")[-300:],
-        "verdict": verdict,
+        "verdict": verdict, "stopped": stopped,
         "base": base, "peak": peak[0], "left": left,
     }
 
@@ -222,7 +230,7 @@ def checks():
                 r = pair(mode, how)
                 honest = r["vstatus"] == 0 and r["ok"] > 0
                 strict = HOST == "container"
-                if r["verdict"] == "memory_limit" and honest and not r["late"] and \
+                if r["verdict"] == r["stopped"] and honest and not r["late"] and \
                         (not strict or r["fail"] == 0):
                     break
             why = ("verdict %s, attacker %r %s / victim %s ok %d fail %d %s / /tmp %.0f MiB "
@@ -239,8 +247,8 @@ def checks():
                 # attacker wrote 24 MiB past its share first
                 result(honest and r["fail"] == 0, "%s: every scratch write of the victim works"
                        % name, why)
-            result(r["verdict"] == "memory_limit", "%s: the attacker is stopped as memory_limit" % name,
-                   why)
+            result(r["verdict"] == r["stopped"], "%s: the attacker is stopped as %s" % (
+                name, r["stopped"]), why)
             result(r["left"] <= r["base"] + 2, "%s: nothing of it is left in /tmp" % name, why)
 
 
@@ -303,45 +311,63 @@ def leave_shared():
 
 
 def small_tmp():
+    """"tmpfs" or "disk" where /tmp is a small file system, else None."""
     st = os.statvfs("/tmp")
     with open("/proc/self/mountinfo") as f:
         fstype = [ln.split(" - ")[1].split()[0] for ln in f if ln.split()[4] == "/tmp"]
-    return bool(fstype) and fstype[-1] == "tmpfs" and st.f_blocks * st.f_frsize <= 256 << 20
+    if not fstype or st.f_blocks * st.f_frsize > 256 << 20:
+        return None
+    return "tmpfs" if fstype[-1] == "tmpfs" else "disk"
 
 
-if "--inside" in sys.argv or small_tmp():
-    if small_tmp():
+KIND = small_tmp()
+if "--inside" in sys.argv or KIND:
+    if KIND:
         checks()
         leave_shared()
     else:
-        result(None, "a small tmpfs /tmp", "none could be made here")
+        result(None, "a small /tmp", "none could be made here")
 elif ROOT and HOST == "full" and shutil.which("unshare"):
-    # a /tmp of SMALL_MB made for us, then the suite again inside it: as
-    # the full host (the seed line has no mount namespace) and as a
-    # default container (no namespaces for any run).  What lies under the
-    # host's /tmp (make check's staged tree, the binary, the programs) is
-    # seen at the same place under a directory of ours outside it.
+    # a /tmp made for us, then the suite again inside it: as the full host
+    # (the seed line has no mount namespace) and as a default container
+    # (no namespaces for any run).  What lies under the host's /tmp (make
+    # check's staged tree, the binary, the programs) is seen at the same
+    # place under a directory of ours outside it.
     sim = os.path.join(os.path.dirname(os.path.abspath(__file__)), "hosts", "hostsim")
     old = tempfile.mkdtemp(prefix="sl-tf-old-tmp.", dir="/var/tmp")
+    img = tempfile.mkstemp(prefix="sl-tf-disk.", dir="/var/tmp")[1]
+    mkfs = subprocess.run(["sh", "-c", "truncate -s %dM \"$0\" && mkfs.ext4 -q -F \"$0\"" % DISK_MB,
+                           img], capture_output=True)
 
     def moved(v):
         return old + v[4:] if v == "/tmp" or v.startswith("/tmp/") else v
-    for label, pre in (("full", []), ("docker", [moved(sim), "docker", "--"])):
-        env = {k: moved(v) for k, v in os.environ.items()}
-        env["SANDLOCK_HOSTSIM"] = label
-        p = subprocess.run(["unshare", "-m", "--propagation", "private", "sh", "-c",
-                            "mount --rbind /tmp \"$0\" && "
-                            "mount -t tmpfs -o size=%dm,mode=1777 sl-tf-tmp /tmp && exec \"$@\""
-                            % SMALL_MB, old, *pre, PY, moved(os.path.abspath(__file__)),
-                            "--inside"], capture_output=True, timeout=1800, env=env)
-        out = p.stdout.decode(errors="replace")
-        result.relay(out.splitlines(), "%s, %d MiB tmpfs /tmp" % (label, SMALL_MB))
-        if "tmp_fill:" not in out:
-            result(False, "%s, %d MiB tmpfs /tmp: the suite ran" % (label, SMALL_MB),
-                   (out + p.stderr.decode(errors="replace"))[-400:])
+    for fs, mount in (("%d MiB tmpfs /tmp" % SMALL_MB,
+                       "mount -t tmpfs -o size=%dm,mode=1777 sl-tf-tmp /tmp" % SMALL_MB),
+                      ("%d MiB ext4 /tmp" % DISK_MB,
+                       "mount -o loop \"$1\" /tmp && chmod 1777 /tmp")):
+        if "ext4" in fs and mkfs.returncode != 0:
+            result(None, fs, "no ext4 image: %s" % mkfs.stderr.decode(errors="replace")[-200:])
+            continue
+        for label, pre in (("full", []), ("docker", [moved(sim), "docker", "--"])):
+            env = {k: moved(v) for k, v in os.environ.items()}
+            env["SANDLOCK_HOSTSIM"] = label
+            p = subprocess.run(["unshare", "-m", "--propagation", "private", "sh", "-c",
+                                "mount --rbind /tmp \"$0\" && %s && shift && exec \"$@\"" % mount,
+                                old, img, *pre, PY, moved(os.path.abspath(__file__)), "--inside"],
+                               capture_output=True, timeout=1800, env=env)
+            out = p.stdout.decode(errors="replace")
+            err = p.stderr.decode(errors="replace")
+            if "ext4" in fs and "tmp_fill:" not in out and "loop" in err:
+                # no loop device here (a container without /dev/loop*)
+                result(None, "%s, %s" % (label, fs), "cannot mount one: %s" % err[-200:])
+                continue
+            result.relay(out.splitlines(), "%s, %s" % (label, fs))
+            if "tmp_fill:" not in out:
+                result(False, "%s, %s: the suite ran" % (label, fs), (out + err)[-400:])
     os.rmdir(old)
+    os.unlink(img)
 else:
-    result(None, "filling a shared /tmp", "/tmp is no small tmpfs here (as root on the full host "
-           "the suite makes one; in a container: --tmpfs /tmp:size=64m)")
+    result(None, "filling a shared /tmp", "/tmp is no small file system here (as root on the full "
+           "host the suite makes one; in a container: --tmpfs /tmp:size=64m, or a small disk)")
 shutil.rmtree(REPORTS, ignore_errors=True)
 sys.exit(result.finish("tmp_fill"))

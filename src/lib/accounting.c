@@ -252,10 +252,65 @@ static uint64_t shared_shm_kb(struct sl_acct *a, uint64_t other_kb, const pid_t 
 	return a->shm_kb;
 }
 
-/* What the run stores on tmpfs of the host's it may write (stored.c), per
- * tmpfs, gated as a shared /dev/shm is (above): walked when all that tmpfs
- * holds, with the run's other memory, could pass --mem or the run's share
- * of it; not gated, as a file is made or written in one of its places. */
+/* What the run holds in the places of its on one file system (st): what
+ * a walk finds there as the program could reach them, and what its
+ * processes removed and still hold (read as we may read their /proc: root
+ * with CAP_SYS_PTRACE, a pid namespace's init is ours, not the program's;
+ * else as the program's uid, a container's root).  *hidden: some of it
+ * was closed to us. */
+static uint64_t run_holds(struct sl_acct *a, const struct sl_stored_place *pl, const pid_t *pids,
+			  size_t n, bool *hidden)
+{
+	struct sl_as as;
+	if (a->as_run)
+		sl_as_run(a->run_uid, a->run_gid, &as);
+	bool held_hidden = false;
+	*hidden = false;
+	uint64_t kb = sl_stored_walk(a->stored, pl->dev, pl->disk ? -1 : a->watch, hidden);
+	if (a->as_run)
+		sl_as_self(&as);
+	bool refused = false;
+	uint64_t held = sl_unlinked_kb(pl->dev, pids, n, &held_hidden, &refused);
+	if (refused && a->as_run) {
+		held_hidden = false;
+		sl_as_run(a->run_uid, a->run_gid, &as);
+		held = sl_unlinked_kb(pl->dev, pids, n, &held_hidden, &refused);
+		sl_as_self(&as);
+	}
+	*hidden = *hidden || held_hidden;
+	return kb + held;
+}
+
+/* A disk the run may write (a container's overlay /tmp, a working
+ * directory): looked at when it grew, by anyone, by more than what is left
+ * of the run's share since the last look (a statfs per sample until
+ * then); past the share the run is stopped (file_size_limit).  A run that
+ * hides some of what it stores is charged with all the disk grew by since
+ * it began. */
+static void disk_look(struct sl_acct *a, struct sl_stored_place *pl, const struct statfs *st,
+		      const pid_t *pids, size_t n)
+{
+	uint64_t used = used_kb(st);
+	uint64_t grown = used > pl->base_kb ? used - pl->base_kb : 0;
+	if (grown * 2 >= pl->share_kb)
+		a->stored_near = true;
+	if (grown <= pl->share_kb)
+		return;
+	bool hidden;
+	uint64_t kb = run_holds(a, pl, pids, n, &hidden);
+	if (hidden && used > pl->start_kb && used - pl->start_kb > kb)
+		kb = used - pl->start_kb;
+	pl->base_kb = used > kb ? used - kb : 0;
+	a->stored_near = kb * 2 >= pl->share_kb;
+	if (kb > pl->share_kb)
+		a->over_disk = true;
+}
+
+/* What the run stores on file systems of the host's it may write
+ * (stored.c), per file system.  A tmpfs is gated as a shared /dev/shm is
+ * (above): walked when all it holds, with the run's other memory, could
+ * pass --mem or the run's share of it; not gated, as a file is made or
+ * written in one of its places.  Returned: what it holds on tmpfs (RAM). */
 static uint64_t stored_kb(struct sl_acct *a, uint64_t other_kb, const pid_t *pids, size_t n,
 			  bool gated)
 {
@@ -265,13 +320,17 @@ static uint64_t stored_kb(struct sl_acct *a, uint64_t other_kb, const pid_t *pid
 		return 0;
 	a->stored_near = false;
 	for (int i = 0; i < s->n; i++) {
-		const struct sl_stored_place *pl = &s->place[i];
+		struct sl_stored_place *pl = &s->place[i];
 		bool first = true;
 		for (int j = 0; j < i && first; j++)
-			first = s->place[j].dev != pl->dev; /* one look per tmpfs */
+			first = s->place[j].dev != pl->dev; /* one look per file system */
 		struct statfs st;
 		if (!first || fstatfs(pl->fd, &st) != 0)
 			continue;
+		if (pl->disk) {
+			disk_look(a, pl, &st, pids, n);
+			continue;
+		}
 		uint64_t all = used_kb(&st);
 		if (st.f_files > st.f_ffree)
 			all += (uint64_t)(st.f_files - st.f_ffree) * 4;
@@ -280,28 +339,10 @@ static uint64_t stored_kb(struct sl_acct *a, uint64_t other_kb, const pid_t *pid
 		if (gated && all <= pl->share_kb &&
 		    (!a->mem_limit_kb || other_kb + all <= a->mem_limit_kb))
 			continue;
-		/* the places as the program could reach them; what its
-		 * processes hold, as we may read their /proc (root with
-		 * CAP_SYS_PTRACE: a pid namespace's init is ours, not the
-		 * program's), else as the program's uid (a container's root) */
-		struct sl_as as;
-		if (a->as_run)
-			sl_as_run(a->run_uid, a->run_gid, &as);
-		bool hidden = false, held_hidden = false;
-		uint64_t kb = sl_stored_walk(s, pl->dev, a->watch, &hidden);
-		if (a->as_run)
-			sl_as_self(&as);
-		bool refused = false;
-		uint64_t held = sl_unlinked_kb(pl->dev, pids, n, &held_hidden, &refused);
-		if (refused && a->as_run) {
-			held_hidden = false;
-			sl_as_run(a->run_uid, a->run_gid, &as);
-			held = sl_unlinked_kb(pl->dev, pids, n, &held_hidden, &refused);
-			sl_as_self(&as);
-		}
-		kb += held;
+		bool hidden;
+		uint64_t kb = run_holds(a, pl, pids, n, &hidden);
 		/* a run that hides some of it is charged with all it holds */
-		if ((hidden || held_hidden) && used_kb(&st) > kb)
+		if (hidden && used_kb(&st) > kb)
 			kb = used_kb(&st);
 		if (kb > pl->share_kb)
 			a->over_mem = true;
@@ -638,7 +679,7 @@ bool sl_acct_sample(struct sl_acct *a, bool force)
 	if (end > now && step < end - now)
 		step = end - now;
 	a->next_us = end + step;
-	return a->over_cpu || a->over_mem || a->over_fsize;
+	return a->over_cpu || a->over_mem || a->over_fsize || a->over_disk;
 }
 
 void sl_acct_tmpfs(struct sl_acct *a, int fd)
@@ -677,11 +718,16 @@ void sl_acct_stored(struct sl_acct *a, struct sl_stored *s)
 	if (!s->n)
 		return;
 	a->stored = s;
+	a->active = true;
+	bool ram = false;
+	for (int i = 0; i < s->n; i++)
+		ram = ram || !s->place[i].disk;
+	if (!ram)
+		return; /* disks are sampled (stored.c) */
 	if (a->watch < 0)
 		a->watch = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
 	if (a->watch >= 0)
 		sl_stored_watch(s, a->watch);
-	a->active = true;
 }
 
 void sl_acct_as(struct sl_acct *a, uid_t uid, gid_t gid)

@@ -142,8 +142,8 @@ bool sl_outfile_same(const struct sl_outfile *o, const char *path);
 int sl_outfile_place(struct sl_outfile *o, int64_t size); /* size -1: as it is */
 void sl_outfile_release(struct sl_outfile *o);
 
-/* stored.c: the places on a tmpfs of the host's that the run may write */
-#define SL_STORED_MAX 8
+/* stored.c: the places on a file system of the host's that the run may write */
+#define SL_STORED_MAX 16
 #define SL_STORED_WATCHES 64
 struct sl_stored {
 	int n;
@@ -152,7 +152,10 @@ struct sl_stored {
 		dev_t dev;
 		ino_t ino;
 		int wd;              /* its inotify watch, -1 */
-		uint64_t share_kb;   /* the most the run may hold on that tmpfs */
+		uint64_t share_kb;   /* the most the run may hold on that file system */
+		bool disk;           /* not RAM: charged against its share alone */
+		uint64_t start_kb;   /* a disk's use as the run began */
+		uint64_t base_kb;    /* its use less the run's, at the last look */
 	} place[SL_STORED_MAX];
 	struct timespec since;   /* the run's entries changed after (real time) */
 	uid_t uid;               /* the program's */
@@ -257,7 +260,7 @@ struct sl_run {
 
 	/* Landlock */
 	int landlock_fd;         /* -1: none */
-	struct sl_stored stored; /* the rules' places on a host's tmpfs (stored.c) */
+	struct sl_stored stored; /* the rules' places on a host's tmpfs or disk (stored.c) */
 	bool hide_scratch;       /* isolate-tmp without a fresh /tmp (see landlock.c) */
 	bool proc_self;          /* the child allows its own /proc/<pid> */
 	bool workdir_dropped;    /* the default allow-list left the workdir out */
@@ -364,10 +367,10 @@ int sl_shm_watch(int in);
 struct inotify_event;
 bool sl_shm_event_mine(int dir, const struct inotify_event *e, uid_t uid);
 
-/* stored.c: the places on a tmpfs of the host's that the run may write */
+/* stored.c: the places on a host's file system that the run may write */
 void sl_stored_reset(struct sl_stored *s);
 /* path (fd, or -1: opened here) is writable by the run: kept if it is a
- * directory on a tmpfs */
+ * directory on a file system that stores (a tmpfs, a disk) */
 void sl_stored_note(struct sl_stored *s, int fd, const char *path);
 /* what the run stores in the places on dev; *hidden: some of it is
  * closed to the walk (made as the program's uid) */
@@ -496,9 +499,10 @@ struct sl_acct {
 				    shared /dev/shm (shm_wd) or a stored place, -1 */
 	int shm_wd;
 	uint64_t shm_next_us;    /* the watch is not polled before (CLOCK_MONOTONIC) */
-	struct sl_stored *stored; /* places on a host's tmpfs (stored.c), NULL */
+	struct sl_stored *stored; /* places on a host's tmpfs or disk (stored.c), NULL */
 	uint64_t stored_kb;      /* what the run held in them when last looked at */
 	bool stored_near;        /* one of those tmpfs holds half the run's share */
+	bool over_disk;          /* the run stored more than its share of a disk */
 	bool as_run;             /* its /proc files may be read as run_uid (privileges.c) */
 	bool read_as_run;        /* smaps_rollup was, last time */
 	uid_t run_uid;
@@ -515,7 +519,7 @@ void sl_acct_finish(struct sl_acct *a, struct sandlock_result *res);
 void sl_acct_tmpfs(struct sl_acct *a, int fd);
 /* A shared /dev/shm the run may write as uid, held from now on (see shm.c) */
 void sl_acct_shm(struct sl_acct *a, int dir, uid_t uid, const struct timespec *since);
-/* The places on a host's tmpfs the run may write, held from now on (see
+/* The places on a host's tmpfs or disk the run may write, held from now on (see
  * stored.c); s outlives the accounting */
 void sl_acct_stored(struct sl_acct *a, struct sl_stored *s);
 /* The watch on a shared /dev/shm and the stored places to poll now (-1:
@@ -663,6 +667,7 @@ struct sl_ending {
 	bool violated, timed_out, over_output, cancelled;
 	bool over_cpu, over_mem;  /* the whole run passed --cpu / --mem */
 	bool over_fsize;          /* a write past --fsize, SIGXFSZ blocked */
+	bool over_disk;           /* past its share of a disk it shares */
 	bool mem_refused;         /* a large allocation was refused */
 	bool wasm_mem;            /* the WASI host refused the guest memory */
 	bool exec_too_big;        /* killed in execve: static data past --mem */

@@ -1,5 +1,6 @@
 /*
- * What a run stores in a RAM file system it shares with other runs.
+ * What a run stores in a file system it shares with other runs: a tmpfs
+ * (RAM), or a disk.
  *
  * The run's private scratch directory (HOME and TMPDIR under --clean-env)
  * lives in the host's /tmp where the run has no mount namespace (every
@@ -40,8 +41,19 @@
  * SL_STORED_WATCHES: a run that wrote 64 MiB in a subdirectory in 40 ms
  * passed its share by all of it between two samples).
  * What the run's own mount namespace holds is counted elsewhere (its
- * tmpfs), and disk-backed places are not charged: --fsize bounds each file
- * there, the host's quota the rest (docs/graders.md).
+ * tmpfs).
+ *
+ * On a disk (a container's overlay /tmp, the default without --tmpfs; a
+ * working directory on the host's disk) the same run's entries may take
+ * at most a quarter of what was free there as the run began, past which
+ * it is stopped as file_size_limit: every run leaves three quarters of
+ * what it found, so the runs at once, however many, never fill the disk
+ * (a run filled a container's /tmp, and with it the node's disk, at
+ * --fsize a file).  Not charged against --mem (not RAM), not watched (a
+ * disk fills at a disk's pace, from a share of gigabytes, and a program
+ * writing its working directory in a loop would wake us at every write):
+ * walked when the disk grew, by anyone, by what is left of the share
+ * since the last look, one statfs per sample until then (accounting.c).
  *
  * The walk reads what the program could reach: as its uid where it runs
  * as another than ours (a container's root without capabilities cannot
@@ -157,14 +169,16 @@ void sl_stored_note(struct sl_stored *s, int fd, const char *path)
 	 * which is shm.c's, charged by its owner's uid */
 	if (s->n == SL_STORED_MAX || !strncmp(path, "/dev/", 5))
 		return;
-	/* one call where it is no tmpfs (a disk's /tmp, the common case) */
 	int own = fd < 0 ? open(path, O_PATH | O_CLOEXEC) : fd;
 	struct statfs sf;
 	struct stat st;
 	if (own < 0)
 		return;
-	bool keep = fstatfs(own, &sf) == 0 && sf.f_type == TMPFS_MAGIC && fstat(own, &st) == 0 &&
-		    S_ISDIR(st.st_mode); /* a file the rules name: --fsize bounds it */
+	/* a file system that stores: a tmpfs, or one with blocks of a disk
+	 * (not /proc, /sys and their kind, which say they have none); a file
+	 * the rules name is bounded by --fsize */
+	bool keep = fstatfs(own, &sf) == 0 && (sf.f_type == TMPFS_MAGIC || sf.f_blocks > 0) &&
+		    fstat(own, &st) == 0 && S_ISDIR(st.st_mode);
 	for (int i = 0; keep && i < s->n; i++)
 		keep = s->place[i].dev != st.st_dev || s->place[i].ino != st.st_ino;
 	if (keep && fd >= 0)
@@ -175,9 +189,19 @@ void sl_stored_note(struct sl_stored *s, int fd, const char *path)
 		return;
 	if (!s->n)
 		clock_gettime(CLOCK_REALTIME, &s->since);
+	bool disk = sf.f_type != TMPFS_MAGIC;
+	uint64_t used = sf.f_blocks > sf.f_bfree
+				? (uint64_t)(sf.f_blocks - sf.f_bfree) * (uint64_t)sf.f_bsize / 1024
+				: 0;
+	/* a tmpfs: a quarter of its size (RAM, charged with --mem too); a
+	 * disk: a quarter of what is free on it now, so that the runs at once
+	 * never fill it, however many (each leaves three quarters of what it
+	 * found) */
+	uint64_t of = disk ? (uint64_t)sf.f_bavail : (uint64_t)sf.f_blocks;
 	s->place[s->n++] = (struct sl_stored_place){
 		.fd = own, .dev = st.st_dev, .ino = st.st_ino, .wd = -1,
-		.share_kb = (uint64_t)sf.f_blocks * (uint64_t)sf.f_bsize / 1024 / SL_SHM_SHARE,
+		.share_kb = of * (uint64_t)sf.f_bsize / 1024 / SL_SHM_SHARE,
+		.disk = disk, .start_kb = used, .base_kb = used,
 	};
 }
 
@@ -265,7 +289,12 @@ uint64_t sl_stored_walk(struct sl_stored *s, dev_t dev, int watch, bool *hidden)
 
 void sl_stored_watch(struct sl_stored *s, int in)
 {
+	/* a disk fills at a disk's pace, from a share of gigabytes: its
+	 * samples see it in time, and a program writing its working
+	 * directory in a loop does not wake us at every write */
 	for (int i = 0; i < s->n; i++) {
+		if (s->place[i].disk)
+			continue;
 		char path[40];
 		snprintf(path, sizeof(path), "/proc/self/fd/%d", s->place[i].fd);
 		s->place[i].wd = inotify_add_watch(in, path, SL_STORED_EVENTS);

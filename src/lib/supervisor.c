@@ -525,6 +525,7 @@ static int wait_loop(const struct sandlock_policy *p, struct sl_run *run, pid_t 
 	e.over_cpu = acct.over_cpu;
 	e.over_mem = acct.over_mem;
 	e.over_fsize = acct.over_fsize || nstate.xfsz;
+	e.over_disk = acct.over_disk;
 	e.mem_refused = nstate.mem_refused;
 	e.wasm_mem = (res->layers & SANDLOCK_LAYER_WASM) && WIFSIGNALED(st) &&
 		     WTERMSIG(st) == SL_WASM_MEMORY_SIGNAL;

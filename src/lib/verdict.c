@@ -54,7 +54,8 @@ void sl_judge(const struct sandlock_policy *p, struct sandlock_result *r, int st
 		 * one of its processes): not a success to a caller's shell */
 		if (r->status == 0)
 			r->status = 128 + SIGKILL;
-	} else if ((r->signal == SIGXFSZ || e->over_fsize) && (p->fsize_mb || p->fsize_bytes)) {
+	} else if (((r->signal == SIGXFSZ || e->over_fsize) && (p->fsize_mb || p->fsize_bytes)) ||
+		   e->over_disk) {
 		r->verdict = SANDLOCK_FILE_SIZE_LIMIT;
 		r->status = 128 + SIGXFSZ; /* whatever killed it */
 	} else if (r->signal == SIGSYS && e->kernel_kills_violations) {

@@ -46,10 +46,11 @@
  * On a disk (a container's overlay /tmp, the default without --tmpfs; a
  * working directory on the host's disk) the same run's entries may take
  * at most a quarter of what was free there as the run began, past which
- * it is stopped as file_size_limit: every run leaves three quarters of
- * what it found, so the runs at once, however many, never fill the disk
- * (a run filled a container's /tmp, and with it the node's disk, at
- * --fsize a file).  Not charged against --mem (not RAM), not watched (a
+ * it is stopped as file_size_limit (a run filled a container's /tmp, and
+ * with it the node's disk, at --fsize a file).  The share is each run's:
+ * four runs at once that each take theirs fill it, as on a tmpfs (a share
+ * of what is free now, for every run, would bound them all together, but
+ * stopped honest runs as the others filled it: docs/graders.md).  Not charged against --mem (not RAM), not watched (a
  * disk fills at a disk's pace, from a share of gigabytes, and a program
  * writing its working directory in a loop would wake us at every write):
  * walked when the disk grew, by anyone, by what is left of the share
@@ -194,9 +195,8 @@ void sl_stored_note(struct sl_stored *s, int fd, const char *path)
 				? (uint64_t)(sf.f_blocks - sf.f_bfree) * (uint64_t)sf.f_bsize / 1024
 				: 0;
 	/* a tmpfs: a quarter of its size (RAM, charged with --mem too); a
-	 * disk: a quarter of what is free on it now, so that the runs at once
-	 * never fill it, however many (each leaves three quarters of what it
-	 * found) */
+	 * disk: a quarter of what is free on it now (the host's own files are
+	 * not the run's to use up) */
 	uint64_t of = disk ? (uint64_t)sf.f_bavail : (uint64_t)sf.f_blocks;
 	s->place[s->n++] = (struct sl_stored_place){
 		.fd = own, .dev = st.st_dev, .ino = st.st_ino, .wd = -1,

@@ -292,16 +292,18 @@ static void disk_look(struct sl_acct *a, struct sl_stored_place *pl, const struc
 {
 	uint64_t used = used_kb(st);
 	uint64_t grown = used > pl->base_kb ? used - pl->base_kb : 0;
-	if (grown * 2 >= pl->share_kb)
-		a->stored_near = true;
-	if (grown <= pl->share_kb)
+	if (grown <= pl->share_kb) {
+		if (grown * 2 >= pl->share_kb)
+			a->stored_near = true; /* (another place's may be too) */
 		return;
+	}
 	bool hidden;
 	uint64_t kb = run_holds(a, pl, pids, n, &hidden);
 	if (hidden && used > pl->start_kb && used - pl->start_kb > kb)
 		kb = used - pl->start_kb;
 	pl->base_kb = used > kb ? used - kb : 0;
-	a->stored_near = kb * 2 >= pl->share_kb;
+	if (kb * 2 >= pl->share_kb)
+		a->stored_near = true;
 	if (kb > pl->share_kb)
 		a->over_disk = true;
 }

@@ -170,23 +170,35 @@ hconfig() {
 	ran "$label" $st "$out" '^hardened: [0-9]+ passed' && relay "$label" $t0 "$out"
 }
 
-# tconfig LABEL DOCKER-OPTIONS...: tests/tmp_fill.py in a container whose
-# /tmp is a 64 MiB tmpfs (the others' is as large as the machine allows)
-tconfig() {
-	local label=$1 out st t0=$SECONDS b=()
-	shift
-	for a in "${BASE[@]}"; do [ "$a" = /tmp:exec ] && a=/tmp:exec,size=64m,mode=1777; b+=("$a"); done
+# fill LABEL TMP DOCKER-OPTIONS...: tests/tmp_fill.py in a container whose
+# /tmp is TMP (docker run's options for it, in place of BASE's tmpfs, which
+# is as large as the machine allows)
+fill() {
+	local label=$1 tmp=$2 out st t0=$SECONDS b=() skipnext=
+	shift 2
+	for a in "${BASE[@]}"; do
+		if [ -n "$skipnext" ]; then skipnext=; continue; fi
+		if [ "$a" = --tmpfs ]; then skipnext=1; b+=($tmp); continue; fi
+		b+=("$a")
+	done
 	out=$(timeout 600 docker run "${b[@]}" -e SANDLOCK_HOSTSIM=container "$@" "$IMAGE" \
 		/usr/bin/python3 /stage/tmp_fill.py 2>&1)
 	st=$?
 	ran "$label" $st "$out" '^tmp_fill: [0-9]+ passed' && relay "$label" $t0 "$out"
 }
 
-# kconfig LABEL DOCKER-OPTIONS...: the same where /tmp is a small disk (a
+# tconfig LABEL DOCKER-OPTIONS...: where /tmp is a 64 MiB tmpfs
+tconfig() {
+	local label=$1
+	shift
+	fill "$label" "--tmpfs /tmp:exec,size=64m,mode=1777" "$@"
+}
+
+# kconfig LABEL DOCKER-OPTIONS...: where /tmp is a small disk (a
 # container's own /tmp is its overlay, on the host's disk: too large to
 # fill in a test), an ext4 file system on a loop device bound there
 kconfig() {
-	local label=$1 out st t0=$SECONDS b=() d skipnext=
+	local label=$1 d
 	shift
 	d=$(mktemp -d "$WORK/disk.XXXXXX")
 	if ! { truncate -s 128M "$d.img" && mkfs.ext4 -q -F "$d.img" && mount -o loop "$d.img" "$d"; } \
@@ -195,16 +207,8 @@ kconfig() {
 		return
 	fi
 	chmod 1777 "$d"
-	for a in "${BASE[@]}"; do
-		if [ -n "$skipnext" ]; then skipnext=; continue; fi
-		if [ "$a" = --tmpfs ]; then skipnext=1; b+=(-v "$d:/tmp"); continue; fi
-		b+=("$a")
-	done
-	out=$(timeout 600 docker run "${b[@]}" -e SANDLOCK_HOSTSIM=container "$@" "$IMAGE" \
-		/usr/bin/python3 /stage/tmp_fill.py 2>&1)
-	st=$?
+	fill "$label" "-v $d:/tmp" "$@"
 	umount "$d" && rm -f "$d.img"
-	ran "$label" $st "$out" '^tmp_fill: [0-9]+ passed' && relay "$label" $t0 "$out"
 }
 
 # bconfig UID: the bindings' tests in a default container

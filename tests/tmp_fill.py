@@ -5,8 +5,9 @@ Where the run has no mount namespace of its own (every default container),
 its scratch directory (HOME and TMPDIR under --clean-env) and the seed
 line's TMPDIR (its working directory) are in the host's /tmp: a tmpfs (a
 container's --tmpfs /tmp, Kubernetes' emptyDir in memory) or a disk (a
-container's overlay, a host's /tmp), which the runs share.  An attacker writes there until the tmpfs is full (named files, in a
-subdirectory, unlinked files held open) and holds it, while a victim beside
+container's overlay, a host's /tmp), which the runs share.  An attacker
+writes there until it is full (named files, in a subdirectory, unlinked
+files held open) and holds it, while a victim beside
 it writes and removes a 4 MiB scratch file in a loop, with a 20 MB input of
 the grader's in its working directory.
 

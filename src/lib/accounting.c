@@ -182,20 +182,13 @@ static uint64_t share_kb(pid_t pid, bool *refused)
  * not look through the init's, which is not dumpable: the program's then).
  * Once the run's own mount is there (another device than ours) it is held
  * open, so that what is left in it is still seen when the run is over. */
-static uint64_t used_kb(const struct statfs *st)
-{
-	if (st->f_blocks < st->f_bfree)
-		return 0;
-	return (uint64_t)(st->f_blocks - st->f_bfree) * (uint64_t)st->f_bsize / 1024;
-}
-
 static uint64_t tmpfs_kb(struct sl_acct *a, const pid_t *pids, size_t n)
 {
 	if (!a->tmpfs_dir)
 		return 0;
 	struct statfs st;
 	if (a->tmpfs_fd >= 0)
-		return fstatfs(a->tmpfs_fd, &st) == 0 ? used_kb(&st) : 0;
+		return fstatfs(a->tmpfs_fd, &st) == 0 ? sl_fs_used_kb(&st) : 0;
 	for (long i = -1; i < (long)n; i++) {
 		pid_t pid = i < 0 ? a->tmpfs_pid : pids[i];
 		char path[64];
@@ -208,7 +201,7 @@ static uint64_t tmpfs_kb(struct sl_acct *a, const pid_t *pids, size_t n)
 			a->tmpfs_pid = pid;
 			if (sb.st_dev != a->host_tmpfs_dev && st.f_type == TMPFS_MAGIC) {
 				a->tmpfs_fd = fd; /* the run's own, mounted */
-				return used_kb(&st);
+				return sl_fs_used_kb(&st);
 			}
 			close(fd);
 			return 0; /* not mounted yet: ours */
@@ -230,7 +223,7 @@ static uint64_t shared_shm_kb(struct sl_acct *a, uint64_t other_kb, const pid_t 
 	struct statfs st;
 	if (a->shm_dir < 0 || fstatfs(a->shm_dir, &st) != 0)
 		return 0;
-	uint64_t all = used_kb(&st);
+	uint64_t all = sl_fs_used_kb(&st);
 	if (st.f_files > st.f_ffree)
 		all += (uint64_t)(st.f_files - st.f_ffree) * 4;
 	/* samples come faster while the tmpfs fills (see the step below) */
@@ -243,7 +236,7 @@ static uint64_t shared_shm_kb(struct sl_acct *a, uint64_t other_kb, const pid_t 
 	 * them from us is charged with all the tmpfs holds unnamed */
 	bool hidden = false;
 	uint64_t unnamed = sl_shm_unlinked_kb(a->shm_dev, a->shm_uid, pids, n, &hidden);
-	uint64_t used = used_kb(&st);
+	uint64_t used = sl_fs_used_kb(&st);
 	if (hidden && used > named && used - named > unnamed)
 		unnamed = used - named;
 	a->shm_kb += unnamed;
@@ -290,7 +283,7 @@ static uint64_t run_holds(struct sl_acct *a, const struct sl_stored_place *pl, c
 static void disk_look(struct sl_acct *a, struct sl_stored_place *pl, const struct statfs *st,
 		      const pid_t *pids, size_t n)
 {
-	uint64_t used = used_kb(st);
+	uint64_t used = sl_fs_used_kb(st);
 	uint64_t grown = used > pl->base_kb ? used - pl->base_kb : 0;
 	if (grown <= pl->share_kb) {
 		if (grown * 2 >= pl->share_kb)
@@ -333,7 +326,7 @@ static uint64_t stored_kb(struct sl_acct *a, uint64_t other_kb, const pid_t *pid
 			disk_look(a, pl, &st, pids, n);
 			continue;
 		}
-		uint64_t all = used_kb(&st);
+		uint64_t all = sl_fs_used_kb(&st);
 		if (st.f_files > st.f_ffree)
 			all += (uint64_t)(st.f_files - st.f_ffree) * 4;
 		if (all * 2 >= pl->share_kb)
@@ -344,8 +337,8 @@ static uint64_t stored_kb(struct sl_acct *a, uint64_t other_kb, const pid_t *pid
 		bool hidden;
 		uint64_t kb = run_holds(a, pl, pids, n, &hidden);
 		/* a run that hides some of it is charged with all it holds */
-		if (hidden && used_kb(&st) > kb)
-			kb = used_kb(&st);
+		if (hidden && sl_fs_used_kb(&st) > kb)
+			kb = sl_fs_used_kb(&st);
 		if (kb > pl->share_kb)
 			a->over_mem = true;
 		total += kb;
@@ -820,7 +813,7 @@ void sl_acct_finish(struct sl_acct *a, struct sandlock_result *res)
 		/* Files the run left in its tmpfs are RAM it held as it
 		 * ended, also when that was before the next sample */
 		struct statfs st;
-		uint64_t left = fstatfs(a->tmpfs_fd, &st) == 0 ? used_kb(&st) : 0;
+		uint64_t left = fstatfs(a->tmpfs_fd, &st) == 0 ? sl_fs_used_kb(&st) : 0;
 		if (left > a->peak_kb)
 			a->peak_kb = left;
 		if (a->mem_limit_kb && left > a->mem_limit_kb)

@@ -372,6 +372,9 @@ void sl_stored_reset(struct sl_stored *s);
 /* path (fd, or -1: opened here) is writable by the run: kept if it is a
  * directory on a file system that stores (a tmpfs, a disk) */
 void sl_stored_note(struct sl_stored *s, int fd, const char *path);
+/* what a file system's blocks hold, in KiB */
+struct statfs;
+uint64_t sl_fs_used_kb(const struct statfs *st);
 /* what the run stores in the places on dev; *hidden: some of it is
  * closed to the walk (made as the program's uid) */
 uint64_t sl_stored_walk(struct sl_stored *s, dev_t dev, int watch, bool *hidden);
@@ -501,7 +504,7 @@ struct sl_acct {
 	uint64_t shm_next_us;    /* the watch is not polled before (CLOCK_MONOTONIC) */
 	struct sl_stored *stored; /* places on a host's tmpfs or disk (stored.c), NULL */
 	uint64_t stored_kb;      /* what the run held in them when last looked at */
-	bool stored_near;        /* one of those tmpfs holds half the run's share */
+	bool stored_near;        /* one of them is half way to the run's share */
 	bool over_disk;          /* the run stored more than its share of a disk */
 	bool as_run;             /* its /proc files may be read as run_uid (privileges.c) */
 	bool read_as_run;        /* smaps_rollup was, last time */

@@ -50,11 +50,12 @@
  * with it the node's disk, at --fsize a file).  The share is each run's:
  * four runs at once that each take theirs fill it, as on a tmpfs (a share
  * of what is free now, for every run, would bound them all together, but
- * stopped honest runs as the others filled it: docs/graders.md).  Not charged against --mem (not RAM), not watched (a
- * disk fills at a disk's pace, from a share of gigabytes, and a program
- * writing its working directory in a loop would wake us at every write):
- * walked when the disk grew, by anyone, by what is left of the share
- * since the last look, one statfs per sample until then (accounting.c).
+ * stopped honest runs as the others filled it: docs/graders.md).  Not
+ * charged against --mem (not RAM), not watched (a disk fills at a disk's
+ * pace, from a share of gigabytes, and a program writing its working
+ * directory in a loop would wake us at every write): walked when the disk
+ * grew, by anyone, by what is left of the share since the last look, one
+ * statfs per sample until then (accounting.c).
  *
  * The walk reads what the program could reach: as its uid where it runs
  * as another than ours (a container's root without capabilities cannot
@@ -164,6 +165,13 @@ void sl_stored_sweep(struct sl_stored *s, uid_t uid, char *const *argv)
 	}
 }
 
+uint64_t sl_fs_used_kb(const struct statfs *st)
+{
+	if (st->f_blocks < st->f_bfree)
+		return 0;
+	return (uint64_t)(st->f_blocks - st->f_bfree) * (uint64_t)st->f_bsize / 1024;
+}
+
 void sl_stored_note(struct sl_stored *s, int fd, const char *path)
 {
 	/* devices (a devtmpfs says it is a tmpfs), and a shared /dev/shm,
@@ -191,9 +199,7 @@ void sl_stored_note(struct sl_stored *s, int fd, const char *path)
 	if (!s->n)
 		clock_gettime(CLOCK_REALTIME, &s->since);
 	bool disk = sf.f_type != TMPFS_MAGIC;
-	uint64_t used = sf.f_blocks > sf.f_bfree
-				? (uint64_t)(sf.f_blocks - sf.f_bfree) * (uint64_t)sf.f_bsize / 1024
-				: 0;
+	uint64_t used = sl_fs_used_kb(&sf);
 	/* a tmpfs: a quarter of its size (RAM, charged with --mem too); a
 	 * disk: a quarter of what is free on it now (the host's own files are
 	 * not the run's to use up) */
